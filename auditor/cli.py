@@ -1,0 +1,116 @@
+"""The ``hhaudit`` command.
+
+Exit status: 0 when no finding reaches ``--fail-on``, 1 when one does, 2 on a usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from auditor import __version__
+from auditor import findings as F
+from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
+from auditor.findings import RULES, Severity
+from auditor.pipeline import SourceError, Summary, iter_parsed
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
+    p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    a = sub.add_parser("audit", help="audit hand histories and report findings")
+    a.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
+    a.add_argument("--format", default="text", help="text (default), json or jsonl")
+    a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
+    a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
+    a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse")
+    a.add_argument("-o", "--output", help="write the report to this file instead of standard output")
+
+    pr = sub.add_parser("parse", help="write the canonical event log as tables")
+    pr.add_argument("paths", nargs="+", metavar="PATH")
+    pr.add_argument("--to", choices=("jsonl", "parquet"), default="parquet")
+    pr.add_argument("--out", required=True, metavar="DIR", help="directory for hands/seats/events tables")
+
+    r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
+    r.add_argument("code", nargs="?")
+    return p
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from auditor.output import formatter
+
+    try:
+        fail_on = Severity.parse(args.fail_on)
+    except ValueError as e:
+        print(f"hhaudit: {e}", file=sys.stderr)
+        return 2
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        fmt = formatter(args.format, out)
+    except ValueError as e:
+        print(f"hhaudit: {e}", file=sys.stderr)
+        return 2
+    summary = Summary()
+    worst = 0
+    try:
+        for _hand, fs in iter_parsed(args.paths, summary, F.selector(args.select, args.ignore)):
+            for f in fs:
+                fmt.write(f)
+                worst = max(worst, int(f.severity))
+    except SourceError as e:
+        print(f"hhaudit: {e}", file=sys.stderr)
+        return 2
+    fmt.close(summary)
+    if out is not sys.stdout:
+        out.close()
+    return 1 if worst >= int(fail_on) else 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from auditor.tables import write_tables
+
+    summary = Summary()
+    try:
+        write_tables(iter_parsed(args.paths, summary), args.out, args.to)
+    except SourceError as e:
+        print(f"hhaudit: {e}", file=sys.stderr)
+        return 2
+    s = summary
+    print(
+        f"{s.hands_seen} hands seen, {s.hands_parsed} parsed, {s.hands_failed} failed; "
+        f"tables written to {args.out} ({args.to})",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.code:
+        r = RULES.get(args.code.upper())
+        if r is None:
+            print(f"hhaudit: no rule {args.code!r}; `hhaudit rules` lists them", file=sys.stderr)
+            return 2
+        print(f"{r.code} {r.name} ({r.severity})\n\n{r.doc}")
+        return 0
+    for r in sorted(RULES.values(), key=lambda r: r.code):
+        print(f"{r.code}  {r.name:<24} {str(r.severity):<8} {r.summary}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "audit":
+            return cmd_audit(args)
+        if args.command == "parse":
+            return cmd_parse(args)
+        return cmd_rules(args)
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Findings (errors are values, never exceptions) and the registry of stable rule codes.
+
+A rule is a documented check with a stable code (``^[PHBSA]\\d{3}$``), a kebab-case name and a
+default severity.  Its docstring is its user documentation: ``hhaudit rules CODE`` prints it and the
+HTML report has a page per rule.  Codes are never renumbered or reused.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(enum.IntEnum):
+    """How bad a finding is; ``--fail-on`` compares against these."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (info, warning, error)") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+CODE_RE = re.compile(r"^[PHBSAD]\d{3}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A registered check: code, kebab-case name, default severity and documentation."""
+
+    code: str
+    name: str
+    severity: Severity
+    doc: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem found in the input, with where it was printed."""
+
+    code: str
+    name: str
+    severity: Severity
+    path: str
+    line: int | None
+    column: int | None
+    message: str
+    site: str | None = None
+    hand_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stable JSON shape of a finding (see the README's command-line contract)."""
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": str(self.severity),
+            "site": self.site,
+            "hand_id": self.hand_id,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "data": self.data,
+        }
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(code: str, name: str, severity: Severity) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated function's docstring as the documentation of rule ``code``."""
+    if not CODE_RE.match(code):
+        raise ValueError(f"bad rule code {code!r}")
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        if not doc:
+            raise ValueError(f"rule {code} has no docstring")
+        if code in RULES:
+            raise ValueError(f"rule code {code} registered twice")
+        RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0])
+        return fn
+
+    return deco
+
+
+def make(
+    code: str,
+    path: str,
+    line: int | None,
+    column: int | None,
+    message: str,
+    *,
+    site: str | None = None,
+    hand_id: str | None = None,
+    severity: Severity | None = None,
+    **data: Any,
+) -> Finding:
+    """Build a finding for a registered rule code."""
+    r = RULES[code]
+    return Finding(
+        code=code,
+        name=r.name,
+        severity=severity if severity is not None else r.severity,
+        path=path,
+        line=line,
+        column=column,
+        message=message,
+        site=site,
+        hand_id=hand_id,
+        data=dict(data),
+    )
+
+
+def _codes(spec: str | Iterable[str] | None) -> tuple[str, ...]:
+    if spec is None:
+        return ()
+    if isinstance(spec, str):
+        spec = spec.split(",")
+    return tuple(s.strip().upper() for s in spec if s.strip())
+
+
+def selector(select: str | Iterable[str] | None, ignore: str | Iterable[str] | None) -> Callable[[str], bool]:
+    """A predicate on codes: selected by prefix (all when empty) and not ignored by prefix."""
+    sel, ign = _codes(select), _codes(ignore)
+
+    def keep(code: str) -> bool:
+        if sel and not code.startswith(sel):
+            return False
+        return not (ign and code.startswith(ign))
+
+    return keep

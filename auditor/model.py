@@ -1,0 +1,302 @@
+"""The canonical event log: what a site *claims* happened in a hand.
+
+Every site grammar is read into the same shapes defined here.  Nothing in this module validates a
+hand or does I/O; the parser records what the site printed, the replay (later) derives what should
+have happened, and rules compare the two.
+
+Conventions
+-----------
+* **Money is an ``int`` in minor units** (cents for real-money cash games, chips for tournaments
+  and play money).  ``Hand.decimals`` says how many decimal places one unit has, so
+  ``amount / 10 ** decimals`` is the amount as printed.  Floats are never used for chips.
+* **Every event carries its source position**: ``line`` (1-based, in the file) and ``col``
+  (1-based, in that line), plus the ``street`` it was printed under and the ``run`` (1 unless the
+  board was run more than once).
+* **Wagers are stored twice**: ``increment`` (chips added by this action, as printed or as implied
+  by the printed amounts) and ``to`` (the player's total live chips on this street after the
+  action).  For ``raises A to B`` the site prints ``B`` (``to``); the increment is derived from the
+  player's printed street total, never from ``A`` (sites measure ``A`` inconsistently).  ``A`` is
+  kept as ``printed``.
+* Events are frozen dataclasses; a :class:`Hand` is immutable once built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Street = Literal[
+    "preflop",
+    "flop",
+    "turn",
+    "river",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "draw1",
+    "draw2",
+    "draw3",
+    "showdown",
+    "summary",
+]
+
+PostKind = Literal[
+    "small_blind",  # the live small blind (first "posts small blind")
+    "big_blind",  # a live big blind (several may appear: new or returning players)
+    "small_big_blind",  # "posts small & big blinds": live part = nominal BB, rest dead
+    "dead_small_blind",  # a further "posts small blind" (PokerStars: dead make-up post)
+    "missed_blind",  # GG "posts missed blind": dead
+    "ante",  # an individual ante (dead, layered)
+    "big_blind_ante",  # an ante posted by the big blind for the table (BBA structures)
+    "straddle",  # a live straddle; amount is the player's new street total (GG)
+    "button_blind",  # a live button blind (GG short deck)
+    "bring_in",  # stud bring-in
+]
+
+ActionKind = Literal["fold", "check", "call", "bet", "raise", "complete"]
+
+TableEventKind = Literal[
+    "sitting_out",
+    "sits_out",
+    "returned",
+    "disconnected",
+    "connected",
+    "timed_out",
+    "joins",
+    "leaves",
+    "chat",
+    "observer",
+    "other",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event: where it was printed and under which street."""
+
+    line: int
+    col: int
+    street: Street
+    run: int
+
+
+@dataclass(frozen=True, slots=True)
+class Post(Event):
+    """A forced bet: blind, ante, straddle, dead or missed blind, bring-in."""
+
+    player: str
+    kind: PostKind
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCards(Event):
+    """Cards dealt to a player (``Dealt to X [..]``); ``cards`` empty when not shown."""
+
+    player: str
+    cards: tuple[str, ...]
+    new_cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Board(Event):
+    """Community cards printed at a street marker: ``cards`` is the new cards only."""
+
+    cards: tuple[str, ...]
+    board_before: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Action(Event):
+    """A voluntary action: fold, check, call, bet, raise (or a stud 'complete')."""
+
+    player: str
+    kind: ActionKind
+    increment: int = 0
+    to: int = 0
+    printed: int | None = None  # the first number of "raises A to B" (A), as printed
+    all_in: bool = False
+    cap_reached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Event):
+    """A draw-game discard or stand-pat: ``discarded`` cards (count), ``cards`` shown if any."""
+
+    player: str
+    discarded: int
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledReturn(Event):
+    """``Uncalled bet (A) returned to X``."""
+
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Show(Event):
+    """A player shows cards; ``description`` is the hand name the site printed, if any."""
+
+    player: str
+    cards: tuple[str, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Muck(Event):
+    """A player mucks (or does not show); ``cards`` when the site reveals them anyway."""
+
+    player: str
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Collect(Event):
+    """An award claimed by the site: ``X collected A from <pot>``.
+
+    ``pot`` is the label as printed, normalised: ``pot``, ``main``, ``side-1``, ``side-2`` ...;
+    ``run`` (on the base class) is the board it was won on.
+    """
+
+    player: str
+    amount: int
+    pot: str
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut(Event):
+    """A player cashed the hand out (EV cash-out / insurance); amounts as printed."""
+
+    player: str
+    amount: int
+    fee: int | None = None
+    kind: Literal["cash_out", "insurance"] = "cash_out"
+
+
+@dataclass(frozen=True, slots=True)
+class PotClaim(Event):
+    """The summary's money claims: ``Total pot T [Main pot M. Side pot-1 S1 ...] | Rake R ...``.
+
+    ``pots`` lists the per-pot amounts in printed order as (label, amount); ``fees`` maps every
+    other deduction the site printed (jackpot, bingo, fortune, tax, cash drop, ...) to its amount.
+    """
+
+    total: int
+    pots: tuple[tuple[str, int], ...] = ()
+    rake: int | None = None
+    fees: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult(Event):
+    """A summary seat line (``Seat 3: X (button) showed [..] and won ($5) with ...``).
+
+    ``won`` lists the amounts the line says the player won (one per run/half); ``text`` is the
+    rest of the line as printed.
+    """
+
+    seat: int
+    player: str
+    text: str
+    won: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent(Event):
+    """Something at the table that moves no chips: sitting out, disconnects, joins, chat ..."""
+
+    player: str | None
+    kind: TableEventKind
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled(Event):
+    """The site cancelled the hand (``Hand cancelled``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at the start of the hand: its player and their starting stack (table stakes)."""
+
+    seat: int
+    player: str
+    stack: int
+    line: int
+    bounty: int | None = None
+    sitting_out: bool = False
+
+
+Game = Literal[
+    "holdem",
+    "shortdeck",
+    "omaha",
+    "omaha5",
+    "omaha6",
+    "omaha_hilo",
+    "omaha5_hilo",
+    "courchevel",
+    "courchevel_hilo",
+    "stud",
+    "stud_hilo",
+    "razz",
+    "draw",
+    "other",
+]
+Structure = Literal["NL", "PL", "FL", "CAP", "MIXED"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand as the site printed it.
+
+    Header facts first, then the seats at the start of the hand, then every event in printed
+    order.  ``path`` and ``first_line`` locate the hand in its source; ``complete`` is False when
+    the hand stops before its summary (a truncated export).
+    """
+
+    site: str
+    hand_id: str
+    path: str
+    first_line: int
+    last_line: int
+    game: Game
+    game_text: str
+    structure: Structure
+    small_blind: int | None
+    big_blind: int | None
+    currency: str | None
+    decimals: int
+    button: int | None
+    max_seats: int | None
+    table: str | None
+    tournament_id: str | None
+    level: str | None
+    start_time: str | None
+    time_zone: str | None
+    play_money: bool
+    ante: int | None
+    cap: int | None
+    seats: tuple[Seat, ...]
+    events: tuple[Event, ...]
+    complete: bool
+    cancelled: bool
+    runs: int = 1
+    extras: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.tournament_id is not None
+
+    def seat_of(self, player: str) -> Seat | None:
+        for s in self.seats:
+            if s.player == player:
+                return s
+        return None

@@ -1,0 +1,99 @@
+"""The main job: read sources, parse every hand, collect findings, keep the counts honest.
+
+``hands_seen`` counts hand headers found in the input; every one of them ends either as a parsed
+:class:`~auditor.model.Hand` (``hands_parsed``) or as a P-finding that made it fail
+(``hands_failed``), so ``hands_seen == hands_parsed + hands_failed`` always holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor import findings as F
+from auditor.findings import Finding
+from auditor.ingest import Chunk, FileInfo, expand_paths, open_source, read_stream
+from auditor.model import Hand
+from auditor.sites import parse_chunk
+
+
+class SourceError(OSError):
+    """A path named on the command line that cannot be read (exit status 2)."""
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    hands_seen: int = 0
+    hands_parsed: int = 0
+    hands_failed: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+    by_site: Counter[str] = field(default_factory=Counter)
+    file_infos: list[FileInfo] = field(default_factory=list)
+
+    @property
+    def findings(self) -> int:
+        return sum(self.by_code.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "hands_seen": self.hands_seen,
+            "hands_parsed": self.hands_parsed,
+            "hands_failed": self.hands_failed,
+            "findings": self.findings,
+            "by_code": dict(sorted(self.by_code.items())),
+            "by_site": dict(sorted(self.by_site.items())),
+        }
+
+
+def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Finding]:
+    """Every hand chunk and reading finding of every source, in order."""
+    for path in expand_paths(paths):
+        try:
+            stream, size = open_source(path)
+        except OSError as e:
+            raise SourceError(f"cannot read {path}: {e.strerror or e}") from e
+        summary.files += 1
+        try:
+            info, items = read_stream(stream, path, size)
+            summary.file_infos.append(info)
+            yield from items
+        finally:
+            if path != "-":
+                stream.close()
+
+
+def iter_parsed(
+    paths: Iterable[str], summary: Summary, keep: Callable[[str], bool] = lambda c: True
+) -> Iterator[tuple[Hand | None, list[Finding]]]:
+    """Parse every hand of ``paths``: yields (hand or None, findings), updating ``summary``."""
+    for item in iter_chunks(paths, summary):
+        if isinstance(item, Finding):
+            fs = [item] if keep(item.code) else []
+            for f in fs:
+                summary.by_code[f.code] += 1
+            yield None, fs
+            continue
+        summary.hands_seen += 1
+        summary.by_site[item.site] += 1
+        hand, fs = parse_chunk(item)
+        if hand is None:
+            summary.hands_failed += 1
+        else:
+            summary.hands_parsed += 1
+        fs = [f for f in fs if keep(f.code)]
+        for f in fs:
+            summary.by_code[f.code] += 1
+        yield hand, fs
+
+
+def audit(paths: Iterable[str], select: str | None = None, ignore: str | None = None) -> tuple[Summary, list[Finding]]:
+    """Audit ``paths`` and return the summary and every finding (for small inputs and tests)."""
+    summary = Summary()
+    out: list[Finding] = []
+    for _hand, fs in iter_parsed(paths, summary, F.selector(select, ignore)):
+        out.extend(fs)
+    return summary, out

@@ -1,0 +1,78 @@
+"""P-codes: problems reading the input.  The input is never repaired; every hand that cannot be
+read becomes one of these findings with its file, line and column, and the rest of the file is
+still read."""
+
+from auditor.findings import Severity, rule
+
+
+@rule("P001", "unparseable-hand", Severity.ERROR)
+def p001() -> None:
+    """A hand that the site's grammar cannot read.
+
+    The hand header was recognised, but the lines that must follow it (the table line and the
+    seats) do not have the shape the site prints, or the hand is cut short before its seats.  The
+    finding points at the line and column where reading stopped and says what was expected.  The
+    hand is counted as failed; every other hand of the file is still read.
+
+    Example: a PokerStars hand whose ``Table '...' 6-max Seat #3 is the button`` line is missing.
+    """
+
+
+@rule("P002", "unrecognised-line", Severity.WARNING)
+def p002() -> None:
+    """A line inside a hand that no rule of the site's grammar recognises.
+
+    The hand is still read, but this line is not part of its event log, so later checks may be
+    working without a fact the site printed.  Usually a new line type in a site's export (report
+    it with the line), sometimes corruption.
+
+    Example: ``Player1: winks at the dealer`` inside a PokerStars hand.
+    """
+
+
+@rule("P003", "unknown-format", Severity.ERROR)
+def p003() -> None:
+    """A file (or a run of text) in which no hand of a supported site was found.
+
+    hhaudit reads PokerStars (and PokerStars-format clones), GGPoker and Winamax hand histories.
+    A file of another site, a tournament summary, an empty file, or text before the first hand
+    header of a file ends here, so that nothing is passed over silently.
+
+    Example: an iPoker XML export given to ``hhaudit audit``.
+    """
+
+
+@rule("P004", "undecodable-text", Severity.ERROR)
+def p004() -> None:
+    """Bytes that cannot be decoded in the encoding detected for the file.
+
+    hhaudit reads UTF-8 (with or without one or more byte-order marks), UTF-16 LE/BE (with or
+    without a BOM) and cp1252.  Bytes that are invalid in the detected encoding are replaced by
+    U+FFFD so that the rest of the file can still be read, and this finding says where.
+
+    Example: a UTF-8 file with a stray ``0xff`` byte in a player name.
+    """
+
+
+@rule("P005", "truncated-hand", Severity.ERROR)
+def p005() -> None:
+    """A hand that stops before its summary.
+
+    The header and seats were read but the hand has no ``*** SUMMARY ***`` section (or, for a
+    cancelled hand, no cancellation line): the export was cut short.  The hand's events are kept,
+    but its pots and awards cannot be checked.
+
+    Example: a file whose last hand ends in the middle of the flop.
+    """
+
+
+@rule("P006", "bad-amount", Severity.ERROR)
+def p006() -> None:
+    """An amount that cannot be represented exactly in the hand's money unit.
+
+    Amounts are kept as integers in minor units (cents, or chips).  An amount with more decimal
+    places than the hand's currency has (for example ``$0.125`` at a cent-denominated table) is
+    not rounded silently: it is reported here and the hand is counted as failed.
+
+    Example: ``Player1: bets $1.005``.
+    """
