@@ -300,3 +300,13 @@ class Hand:
             if s.player == player:
                 return s
         return None
+
+
+def as_dict(hand: Hand) -> dict[str, object]:
+    """A JSON-ready view of a hand: header facts, seats, and events tagged with their type."""
+    from dataclasses import asdict, fields
+
+    out: dict[str, object] = {f.name: getattr(hand, f.name) for f in fields(hand) if f.name not in ("seats", "events")}
+    out["seats"] = [asdict(s) for s in hand.seats]
+    out["events"] = [{"type": type(e).__name__, **asdict(e)} for e in hand.events]
+    return out

@@ -503,7 +503,7 @@ class HandBuilder:
     def on_cashout(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         kind = "insurance" if g.get("insurance") else "cash_out"
-        self.add(M.CashOut, player=g["player"], amount=self.amt(g["amount"]),
+        self.add(M.CashOut, player=g["player"], amount=self.amt(g.get("amount")),
                  fee=self.amt(g["fee"]) if g.get("fee") else None, kind=kind)  # fmt: skip
 
     def on_table_event(self, parts: Parts, node: Node) -> None:

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+CORPUS = Path(os.environ.get("HHAUDIT_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", help="rewrite golden files from current output")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def corpus_dir(*parts: str) -> Path:
+    """A folder of the shared corpus, or skip the test (saying why) when it is absent."""
+    d = CORPUS.joinpath(*parts)
+    if not d.is_dir():
+        pytest.skip(f"shared corpus not found at {d} (set HHAUDIT_CORPUS to its location)")
+    return d
