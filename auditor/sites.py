@@ -119,6 +119,9 @@ def to_minor(text: str, decimals: int) -> int:
         dec = ""
     whole, frac = s.rsplit(dec, 1) if dec else (s, "")
     whole = whole.replace(",", "").replace(".", "")
+    if text[m.end() : m.end() + 1] in ("k", "K"):  # Winamax "Total pot 6.02k": thousands
+        frac = frac.ljust(3, "0")
+        whole, frac = whole + frac[:3], frac[3:]
     frac = frac.rstrip("0")
     if len(frac) > decimals:
         raise AmountError(f"{text!r} has more than {decimals} decimal places")
@@ -143,7 +146,12 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
+    ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
+    ("plo-5", "omaha5"),
+    ("plo5", "omaha5"),
+    ("plo-6", "omaha6"),
+    ("plo6", "omaha6"),
     ("plo", "omaha"),
     ("6+", "shortdeck"),
     ("short deck", "shortdeck"),
@@ -156,6 +164,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("razz", "razz"),
     ("draw", "draw"),
     ("badugi", "draw"),
+    ("lowball", "draw"),
 )
 
 
@@ -209,6 +218,20 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "FIRST DRAW": "draw1",
         "SECOND DRAW": "draw2",
         "THIRD DRAW": "draw3",
+        # Winamax: draw games bet in FIRST-BET .. FOURTH-BET around FIRST-DRAW .. THIRD-DRAW,
+        # stud streets are THIRD .. SEVENTH
+        "FIRST-BET": "preflop",
+        "FIRST-DRAW": "draw1",
+        "SECOND-BET": "draw1",
+        "SECOND-DRAW": "draw2",
+        "THIRD-BET": "draw2",
+        "THIRD-DRAW": "draw3",
+        "FOURTH-BET": "draw3",
+        "THIRD": "third",
+        "FOURTH": "fourth",
+        "FIFTH": "fifth",
+        "SIXTH": "sixth",
+        "SEVENTH": "seventh",
     }
     return table.get(n), run
 
@@ -329,7 +352,7 @@ class HandBuilder:
         for _, g in parts:
             self.facts.update({k: v for k, v in g.items() if v is not None})
         f = self.facts
-        money = "".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
+        money = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
         self.decimals = 2 if (has_decimals(money) or re.search(r"[$€£¥₹]|Rs\.|[A-Z]{3}", money)) else 0
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
@@ -375,7 +398,7 @@ class HandBuilder:
 
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        player, verb = g["player"], g["verb"]
+        player, verb = g["player"], g["verb"].lower()
         allin, cap = bool(g.get("allin")), g.get("cap") is not None
         prev = self.street_bet.get(player, 0)
         if verb.startswith("fold"):
@@ -469,7 +492,7 @@ class HandBuilder:
         rest = g.get("rest") or ""
         won = tuple(
             self.amt(m.group(1))
-            for m in re.finditer(r"(?:won|collected|and won) \((" + self.site.amount_re.pattern + r")\)", rest)
+            for m in re.finditer(r"(?:won|collected|and won) \(?(" + self.site.amount_re.pattern + r")\)?", rest)
         )
         m = re.search(r"(?:showed|mucked) \[([^\]]*)\]", rest)
         self.add(M.SeatResult, seat=int(g["seat"]), player=g["player"], text=(g.get("roles") or "") + " " + rest,
@@ -558,7 +581,8 @@ class HandBuilder:
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
-        currency = f.get("currency") or _currency_of((f.get("sb") or "") + (f.get("bb") or ""))
+        stakes = "".join(f.get(k) or "" for k in ("sb", "bb", "button_blind", "ante"))
+        currency = f.get("currency") or _currency_of(stakes)
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip

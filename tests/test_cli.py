@@ -1,0 +1,96 @@
+"""The command-line contract: JSON shape, exit codes, rules catalogue, parse tables."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from auditor.cli import main
+from tests.conftest import FIXTURES
+
+PS = FIXTURES / "sites" / "pokerstars"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "auditor.cli", *args], input=stdin, capture_output=True, check=False)
+
+
+def test_audit_json_contract(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    text = (PS / "cash_nlhe_basic.txt").read_text()
+    bad.write_text(text.replace("alice: bets $0.40", "alice: winks") + "\n\n" + text.replace("Table '", "Tabel '"))
+    r = run("audit", str(PS), str(bad), "--format", "json")
+    assert r.returncode == 1  # P001 is an error
+    doc = json.loads(r.stdout)
+    s = doc["summary"]
+    assert set(s) >= {"files", "hands_seen", "hands_parsed", "hands_failed", "findings", "by_code"}
+    assert s["files"] == len(list(PS.glob("*.txt"))) + 1
+    assert s["hands_seen"] == s["hands_parsed"] + s["hands_failed"]
+    assert s["hands_failed"] == 1
+    assert s["by_code"] == {"P001": 1, "P002": 1}
+    assert s["findings"] == 2
+    for f in doc["findings"]:
+        assert set(f) >= {"code", "name", "severity", "site", "hand_id", "path", "line", "column", "message"}
+    p002 = next(f for f in doc["findings"] if f["code"] == "P002")
+    assert (p002["line"], p002["column"], p002["name"], p002["severity"]) == (17, 1, "unrecognised-line", "warning")
+
+
+def test_exit_codes_and_fail_on(tmp_path: Path) -> None:
+    assert run("audit", str(PS)).returncode == 0
+    warn = tmp_path / "w.txt"
+    warn.write_text((PS / "zoom.txt").read_text().replace("jan: folds", "jan: sneezes"))
+    assert run("audit", str(warn)).returncode == 0  # P002 is a warning
+    assert run("audit", str(warn), "--fail-on", "warning").returncode == 1
+    assert run("audit", str(warn), "--ignore", "P002", "--fail-on", "info").returncode == 0
+    assert run("audit", str(tmp_path / "missing.txt")).returncode == 2
+    assert run("audit", str(PS), "--format", "yaml").returncode == 2
+    assert run("audit", str(PS), "--fail-on", "fatal").returncode == 2
+
+
+def test_stdin_and_text_format() -> None:
+    data = (PS / "cash_nlhe_basic.txt").read_bytes().replace(b"dave: checks", b"dave: ponders")
+    r = run("audit", "-", stdin=data)
+    assert r.returncode == 0
+    out = r.stdout.decode()
+    assert out.splitlines()[0].startswith("-:16:1: P002 ")
+    assert "1 hands seen, 1 parsed, 0 failed" in out
+
+
+def test_jsonl_last_line_is_summary() -> None:
+    r = run("audit", str(PS), "--format", "jsonl")
+    lines = r.stdout.decode().splitlines()
+    assert json.loads(lines[-1])["summary"]["hands_seen"] == len(list(PS.glob("*.txt")))
+
+
+def test_rules_catalogue(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for code in ("P001", "P002", "P003", "P004", "P005", "P006"):
+        assert code in out
+    assert main(["rules", "p002"]) == 0
+    assert "unrecognised-line" in capsys.readouterr().out
+    assert main(["rules", "Z999"]) == 2
+
+
+def test_parse_writes_parquet_and_jsonl(tmp_path: Path) -> None:
+    assert main(["parse", str(FIXTURES / "sites"), "--to", "parquet", "--out", str(tmp_path / "pq")]) == 0
+    hands = pl.read_parquet(tmp_path / "pq" / "hands" / "*.parquet")
+    seats = pl.read_parquet(tmp_path / "pq" / "seats" / "*.parquet")
+    events = pl.read_parquet(tmp_path / "pq" / "events" / "*.parquet")
+    n = len(list((FIXTURES / "sites").glob("*/*.txt")))
+    assert hands.height == n
+    assert hands["hand_no"].n_unique() == n
+    assert seats.join(hands, on="hand_no").height == seats.height
+    assert events["amount"].dtype == pl.Int64
+    # money stays exact: the stacks of the basic hand, in cents
+    basic = hands.filter(pl.col("hand_id") == "250000000001")
+    st = seats.join(basic.select("hand_no"), on="hand_no").sort("seat")["stack"].to_list()
+    assert st == [1000, 1240, 815, 1000]
+    assert main(["parse", str(FIXTURES / "sites"), "--to", "jsonl", "--out", str(tmp_path / "js")]) == 0
+    rows = [json.loads(r) for r in (tmp_path / "js" / "events.jsonl").read_text().splitlines()]
+    assert len(rows) == events.height
+    assert rows[0]["hand_no"] == 0 and rows[0]["type"] == events["type"][0]
