@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The test command of the README (and of .ci/run): installs everything the tests need from this
+# repository's own files into .venv, then runs the linters, the type checker and the test suite.
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh -k golden`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/ruff check auditor tests benchmarks
+.venv/bin/ruff format --check auditor tests benchmarks
+.venv/bin/mypy
+.venv/bin/python -m pytest "$@"
