@@ -13,6 +13,7 @@ from auditor import __version__
 from auditor import findings as F
 from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
 from auditor.findings import RULES, Severity
+from auditor.profiles import PROFILES
 from auditor.pipeline import SourceError, Summary, iter_parsed
 
 
@@ -24,6 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("audit", help="audit hand histories and report findings")
     a.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
     a.add_argument("--format", default="text", help="text (default), json or jsonl")
+    a.add_argument("--rules", default="", metavar="PROFILE",
+                   help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site profile)")
     a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
     a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
     a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse")
@@ -53,10 +56,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"hhaudit: {e}", file=sys.stderr)
         return 2
+    if args.rules and args.rules not in PROFILES:
+        print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
+        return 2
     summary = Summary()
     worst = 0
     try:
-        for _hand, fs in iter_parsed(args.paths, summary, F.selector(args.select, args.ignore)):
+        for _hand, fs in iter_parsed(args.paths, summary, F.selector(args.select, args.ignore), args.rules):
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
@@ -74,7 +80,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
     summary = Summary()
     try:
-        write_tables(iter_parsed(args.paths, summary), args.out, args.to)
+        write_tables(iter_parsed(args.paths, summary, rules=None), args.out, args.to)
     except SourceError as e:
         print(f"hhaudit: {e}", file=sys.stderr)
         return 2

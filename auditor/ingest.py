@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from auditor import findings as F
+from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
 from auditor.findings import Finding
 
 BLOCK = 1 << 20

@@ -180,6 +180,13 @@ class CashOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CashDrop(Event):
+    """Money the site itself puts into the pot (GGPoker "Cash Drop to Pot : total $X")."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class PotClaim(Event):
     """The summary's money claims: ``Total pot T [Main pot M. Side pot-1 S1 ...] | Rake R ...``.
 

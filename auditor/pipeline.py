@@ -16,6 +16,9 @@ from auditor import findings as F
 from auditor.findings import Finding
 from auditor.ingest import Chunk, FileInfo, expand_paths, open_source, read_stream
 from auditor.model import Hand
+from auditor.profiles import for_hand
+from auditor.rules import check_hand
+from auditor.rules.hand import DuplicateIds
 from auditor.sites import parse_chunk
 
 
@@ -67,9 +70,17 @@ def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Find
 
 
 def iter_parsed(
-    paths: Iterable[str], summary: Summary, keep: Callable[[str], bool] = lambda c: True
+    paths: Iterable[str],
+    summary: Summary,
+    keep: Callable[[str], bool] = lambda c: True,
+    rules: str | None = "",
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
-    """Parse every hand of ``paths``: yields (hand or None, findings), updating ``summary``."""
+    """Parse (and, unless ``rules`` is None, audit) every hand of ``paths``.
+
+    Yields (hand or None, findings), updating ``summary``.  ``rules`` names a rule profile; the
+    empty string judges each hand by its site's profile; None parses only.
+    """
+    dups = DuplicateIds()
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item.code) else []
@@ -84,16 +95,22 @@ def iter_parsed(
             summary.hands_failed += 1
         else:
             summary.hands_parsed += 1
+            if rules is not None:
+                profile = for_hand(hand.site, rules or None)
+                trace, more = check_hand(hand, profile)
+                fs = fs + list(dups.check(hand, trace)) + more
         fs = [f for f in fs if keep(f.code)]
         for f in fs:
             summary.by_code[f.code] += 1
         yield hand, fs
 
 
-def audit(paths: Iterable[str], select: str | None = None, ignore: str | None = None) -> tuple[Summary, list[Finding]]:
+def audit(
+    paths: Iterable[str], select: str | None = None, ignore: str | None = None, rules: str | None = ""
+) -> tuple[Summary, list[Finding]]:
     """Audit ``paths`` and return the summary and every finding (for small inputs and tests)."""
     summary = Summary()
     out: list[Finding] = []
-    for _hand, fs in iter_parsed(paths, summary, F.selector(select, ignore)):
+    for _hand, fs in iter_parsed(paths, summary, F.selector(select, ignore), rules):
         out.extend(fs)
     return summary, out

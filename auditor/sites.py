@@ -35,8 +35,8 @@ SITES: tuple[str, ...] = ("pokerstars", "ggpoker", "winamax")
 #: Rule names every grammar must define (the shared visitor's contract).
 REQUIRED_RULES = (
     "hand", "header", "table", "seat", "entry", "post", "action", "dealt", "street", "show", "muck",
-    "uncalled", "collect", "summary_seat", "board", "total", "cashout", "table_event", "cancelled",
-    "info", "unknown",
+    "uncalled", "collect", "summary_seat", "board", "total", "cashout", "cash_drop", "table_event",
+    "cancelled", "info", "unknown",
 )  # fmt: skip
 
 
@@ -95,7 +95,11 @@ def load(site: str) -> SiteGrammar:
 
 
 class AmountError(ValueError):
-    pass
+    """An amount that is not exact in the requested number of decimals; ``needed`` says how many it has."""
+
+    def __init__(self, message: str, needed: int = 0) -> None:
+        super().__init__(message)
+        self.needed = needed
 
 
 _NUM = re.compile(r"-?\d[\d,. ]*")
@@ -124,7 +128,7 @@ def to_minor(text: str, decimals: int) -> int:
         whole, frac = whole + frac[:3], frac[3:]
     frac = frac.rstrip("0")
     if len(frac) > decimals:
-        raise AmountError(f"{text!r} has more than {decimals} decimal places")
+        raise AmountError(f"{text!r} has more than {decimals} decimal places", needed=len(frac))
     value = int(whole or "0") * 10**decimals + (int(frac.ljust(decimals, "0")) if decimals else 0)
     return -value if neg else value
 
@@ -274,9 +278,9 @@ def pot_label(text: str) -> str:
 class _Fail(Exception):
     """A hand cannot be turned into a Hand (bad amount): becomes a finding."""
 
-    def __init__(self, code: str, line: int, col: int, message: str) -> None:
+    def __init__(self, code: str, line: int, col: int, message: str, needed: int = 0) -> None:
         super().__init__(message)
-        self.code, self.line, self.col, self.message = code, line, col, message
+        self.code, self.line, self.col, self.message, self.needed = code, line, col, message, needed
 
 
 Parts = list[tuple[str, dict[str, Any]]]
@@ -285,7 +289,8 @@ Parts = list[tuple[str, dict[str, Any]]]
 class HandBuilder:
     """Walks a parse tree line by line, dispatching each line rule to a handler."""
 
-    def __init__(self, chunk: Chunk, site: SiteGrammar) -> None:
+    def __init__(self, chunk: Chunk, site: SiteGrammar, min_decimals: int = 0) -> None:
+        self.min_decimals = min_decimals
         self.chunk = chunk
         self.site = site
         self.findings: list[Finding] = []
@@ -312,7 +317,7 @@ class HandBuilder:
         try:
             return to_minor(text, self.decimals)
         except AmountError as e:
-            raise _Fail("P006", self.line, self.col, str(e)) from None
+            raise _Fail("P006", self.line, self.col, str(e), e.needed) from None
 
     def money(self, text: str) -> int:
         """A real-money amount (a bounty in a chip tournament): cents when it carries a currency."""
@@ -356,6 +361,7 @@ class HandBuilder:
         self.decimals = 2 if (has_decimals(money) or re.search(r"[$€£¥₹]|Rs\.|[A-Z]{3}", money)) else 0
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
+        self.decimals = max(self.decimals, self.min_decimals)
 
     def on_table(self, parts: Parts, node: Node) -> None:
         for _, g in parts:
@@ -529,6 +535,9 @@ class HandBuilder:
         self.add(M.CashOut, player=g["player"], amount=self.amt(g.get("amount")),
                  fee=self.amt(g["fee"]) if g.get("fee") else None, kind=kind)  # fmt: skip
 
+    def on_cash_drop(self, parts: Parts, node: Node) -> None:
+        self.add(M.CashDrop, amount=self.amt(parts[0][1]["amount"]))
+
     def on_table_event(self, parts: Parts, node: Node) -> None:
         name, g = parts[0]
         what = (g.get("what") or "").lower()
@@ -672,7 +681,17 @@ def parse_chunk(chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
     try:
         b.walk(tree)
     except _Fail as e:
-        return None, [*b.findings, F.make(e.code, chunk.path, e.line, e.col, e.message, site=chunk.site, hand_id=hid)]
+        # Chips printed with decimals at a table whose stakes have none (some Winamax tournaments
+        # print 292.50 chips): read the hand again in hundredths, so that every amount stays exact.
+        if not (e.code == "P006" and 0 < e.needed <= MAX_DECIMALS and b.decimals < e.needed):
+            return None, [*b.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
+                                              site=chunk.site, hand_id=hid)]  # fmt: skip
+        b = HandBuilder(chunk, site, min_decimals=max(2, e.needed))
+        try:
+            b.walk(tree)
+        except _Fail as e2:
+            return None, [*b.findings, F.make(e2.code, chunk.path, e2.line, e2.col, e2.message,
+                                              site=chunk.site, hand_id=hid)]  # fmt: skip
     hand = b.build()
     if not hand.complete:
         b.findings.append(
@@ -682,6 +701,8 @@ def parse_chunk(chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
         )
     return hand, b.findings
 
+
+MAX_DECIMALS = 4
 
 _ID_RE = re.compile(r"(?:#|HandId: #)([\w-]+)")
 

@@ -35,7 +35,6 @@ import pstats
 import re
 import sys
 import time
-import traceback
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -131,7 +130,7 @@ def pokerkit_parse(parser: Any, texts: Sequence[str]) -> int:
             try:
                 if list(parser(t, error_status=True)):
                     ok += 1
-            except Exception:  # noqa: BLE001 - a rejection is a result here, not an error
+            except Exception:  # a rejection is a result here, not an error
                 pass
     return ok
 
@@ -145,7 +144,7 @@ def pokerkit_classify(parser: Any, texts: Sequence[str]) -> tuple[list[bool], Co
         with _quiet(buf):
             try:
                 hands = list(parser(t, error_status=True))
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 hands = []
                 tb = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
                 cause = tb[-1] if tb else f"{type(e).__name__}: {str(e)[:80]}"
@@ -210,14 +209,26 @@ def profile_hhaudit(chunks: Sequence[Any], top: int) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=common.default_corpus("pokerstars"),
-                    help="directory of PokerStars hand histories (default: <repo>/../shared/corpus/pokerstars)")
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=common.default_corpus("pokerstars"),
+        help="directory of PokerStars hand histories (default: <repo>/../shared/corpus/pokerstars)",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per measurement; the best is kept (default 3)")
     ap.add_argument("--json", type=Path, metavar="OUT", help="also write the results as JSON to OUT")
-    ap.add_argument("--nlhe-only", action="store_true",
-                    help="measure only No-Limit Hold'em hands (default: all hands, then NLHE)")
-    ap.add_argument("--profile", type=int, nargs="?", const=25, default=0, metavar="TOP",
-                    help="also print a cProfile of hhaudit's parse_chunk (top TOP functions, default 25)")
+    ap.add_argument(
+        "--nlhe-only", action="store_true", help="measure only No-Limit Hold'em hands (default: all hands, then NLHE)"
+    )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=25,
+        default=0,
+        metavar="TOP",
+        help="also print a cProfile of hhaudit's parse_chunk (top TOP functions, default 25)",
+    )
     ap.add_argument("--site", default="pokerstars", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
@@ -280,12 +291,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = common.environment()
     n_bytes = sum(len(s.data) for s in sources)
     print(f"bench_parse: {args.corpus}")
-    print(f"  {len(sources)} files, {n_bytes / 1e6:.2f} MB, {len(chunks)} {args.site} hands "
-          f"({sum(nlhe)} NLHE), encodings {dict(split.encodings)}"
-          + (f", other sites skipped {dict(split.other_sites)}" if split.other_sites else ""))
-    print(f"  python {env['python']}, hhaudit {env['hhaudit']}, parsimonious {env['parsimonious']}, "
-          f"pokerkit {pokerkit.__version__ if hasattr(pokerkit, '__version__') else env['pokerkit']}; "
-          f"best of {args.repeat}, warm-up pass {warm_s:.1f}s")
+    print(
+        f"  {len(sources)} files, {n_bytes / 1e6:.2f} MB, {len(chunks)} {args.site} hands "
+        f"({sum(nlhe)} NLHE), encodings {dict(split.encodings)}"
+        + (f", other sites skipped {dict(split.other_sites)}" if split.other_sites else "")
+    )
+    print(
+        f"  python {env['python']}, hhaudit {env['hhaudit']}, parsimonious {env['parsimonious']}, "
+        f"pokerkit {pokerkit.__version__ if hasattr(pokerkit, '__version__') else env['pokerkit']}; "
+        f"best of {args.repeat}, warm-up pass {warm_s:.1f}s"
+    )
     print()
     headers = ["hands", "n", "hhaudit h/s", "pokerkit h/s", "regex h/s", "hh/pk", "regex/hh",
                "hh parsed", "pk accepted"]  # fmt: skip
@@ -300,10 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     sel = "NLHE hands" if args.nlhe_only else "all hands"
     split_rate = len(chunks) / split_t.best
-    print(f"hhaudit ({sel}, {n_base} hands): parse only {parse_base['per_s']:,.0f} h/s "
-          f"({parse_base['us_per_item']:,.0f} us/hand); decode+split {split_rate:,.0f} h/s "
-          f"({1e6 * split_t.best / len(chunks):,.0f} us/hand, all {len(chunks)} hands); "
-          f"read+split+parse {e2e.rate(n_base):,.0f} h/s ({1e6 * e2e.best / n_base:,.0f} us/hand)")
+    print(
+        f"hhaudit ({sel}, {n_base} hands): parse only {parse_base['per_s']:,.0f} h/s "
+        f"({parse_base['us_per_item']:,.0f} us/hand); decode+split {split_rate:,.0f} h/s "
+        f"({1e6 * split_t.best / len(chunks):,.0f} us/hand, all {len(chunks)} hands); "
+        f"read+split+parse {e2e.rate(n_base):,.0f} h/s ({1e6 * e2e.best / n_base:,.0f} us/hand)"
+    )
     if reasons:
         print("pokerkit rejections (last line of its traceback):")
         for why, k in reasons.most_common(8):
@@ -312,8 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratio = like["ratios"]["hhaudit_over_pokerkit"]
     met = ratio is not None and ratio >= TARGET_RATIO
     print()
-    print(f"target hhaudit >= {TARGET_RATIO:.0f}x pokerkit on the hands pokerkit accepts ({like['name']}): "
-          f"{ratio:.2f}x -> {'MET' if met else 'NOT MET'}")
+    print(
+        f"target hhaudit >= {TARGET_RATIO:.0f}x pokerkit on the hands pokerkit accepts ({like['name']}): "
+        f"{ratio:.2f}x -> {'MET' if met else 'NOT MET'}"
+    )
 
     if args.profile:
         print()

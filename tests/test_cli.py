@@ -23,7 +23,7 @@ def test_audit_json_contract(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     text = (PS / "cash_nlhe_basic.txt").read_text()
     bad.write_text(text.replace("alice: bets $0.40", "alice: winks") + "\n\n" + text.replace("Table '", "Tabel '"))
-    r = run("audit", str(PS), str(bad), "--format", "json")
+    r = run("audit", str(PS), str(bad), "--format", "json", "--select", "P")
     assert r.returncode == 1  # P001 is an error
     doc = json.loads(r.stdout)
     s = doc["summary"]
@@ -37,6 +37,10 @@ def test_audit_json_contract(tmp_path: Path) -> None:
         assert set(f) >= {"code", "name", "severity", "site", "hand_id", "path", "line", "column", "message"}
     p002 = next(f for f in doc["findings"] if f["code"] == "P002")
     assert (p002["line"], p002["column"], p002["name"], p002["severity"]) == (17, 1, "unrecognised-line", "warning")
+    # without --select, the same input also has the copied hand's duplicate id and the fold out of
+    # turn that the unreadable bet leaves behind
+    full = json.loads(run("audit", str(PS), str(bad), "--format", "json").stdout)["summary"]["by_code"]
+    assert full == {"B004": 1, "H001": 1, "P001": 1, "P002": 1}
 
 
 def test_exit_codes_and_fail_on(tmp_path: Path) -> None:

@@ -68,11 +68,13 @@ def p005() -> None:
 
 @rule("P006", "bad-amount", Severity.ERROR)
 def p006() -> None:
-    """An amount that cannot be represented exactly in the hand's money unit.
+    """An amount that cannot be represented exactly as an integer number of minor units.
 
-    Amounts are kept as integers in minor units (cents, or chips).  An amount with more decimal
-    places than the hand's currency has (for example ``$0.125`` at a cent-denominated table) is
-    not rounded silently: it is reported here and the hand is counted as failed.
+    Amounts are kept as integers in minor units: cents, or chips.  When a hand prints chips with
+    decimals (some Winamax tournaments print ``bets 292.50``), the whole hand is read in
+    hundredths instead, so every amount stays exact.  An amount with more than four decimal
+    places, or one that is not a number at all, is not rounded silently: it is reported here and
+    the hand is counted as failed.
 
-    Example: ``Player1: bets $1.005``.
+    Example: ``Player1: bets $1.00005``.
     """

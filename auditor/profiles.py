@@ -1,0 +1,130 @@
+"""Rule profiles: the places where rule books disagree, and what each book (or site) says.
+
+A profile fixes every option of RULES.md §6 and the citation each finding prints.  ``--rules NAME``
+picks one; by default each hand is judged by its site's profile (``pokerstars``, ``ggpoker``,
+``winamax``).  Citations name the edition: the TDA 2026 rules renumbered the 2024 ones by two
+(2024 Rule 47-A is 2026 Rule 49-A), so TDA citations give both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+PlPreflop = Literal["true_value", "assume_full", "sb_as_bb"]
+FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap", "tournament_headsup_only"]
+MinRaiseBase = Literal["current_bet", "full_level"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One rule book's answers to the questions where books disagree."""
+
+    name: str
+    title: str
+    min_raise_base: MinRaiseBase = "current_bet"
+    pl_preflop_blinds: PlPreflop = "true_value"
+    fl_cap_raises: int | None = None  # raises allowed after the opening bet; None = no cap checked
+    fl_headsup: FlHeadsUp = "none"
+    dead_button_cash: bool = True  # may the button sit on an empty seat in a cash game
+    prints_all_in: bool = True  # the site marks every all-in ("and is all-in")
+    citations: dict[str, str] = field(default_factory=dict)
+
+    def cite(self, code: str) -> str:
+        return self.citations.get(code) or self.citations.get(code[0], self.title)
+
+
+_TDA = {
+    "B001": "TDA 2026 Rule 49-A (2024: 47-A)",
+    "B002": "TDA 2026 Rule 45-A (2024: 43-A)",
+    "B003": "TDA 2026 Rule 45-A (2024: 43-A); WSOP Live Action Rule 174",
+    "B004": "TDA 2026 Rule 55-A (2024: 53-A)",
+    "B005": "TDA 2026 Rule 55-A (2024: 53-A)",
+    "B006": "TDA 2026 Rule 45 (2024: 43)",
+    "B007": "TDA 2026 Rule 45-A (2024: 43-A); WSOP Live Action Rule 154",
+    "B008": "TDA 2026 Rule 56-B (2024: 54-B)",
+    "B009": "TDA 2026 Rule 49-B (2024: 47-B)",
+    "B010": "TDA 2026 Rule 50 (2024: 48)",
+    "B011": "TDA 2026 Rule 19 (2024: 17); WSOP Live Action Rule 156",
+    "S": "WSOP Live Action Rules 64 and 186 (table stakes)",
+    "H": "TDA 2026 Rule 34 (2024: 32) and the site's hand record",
+}
+_WSOP_LIVE = {
+    "B001": "WSOP 2026 Live Action Rule 175 (and 177)",
+    "B002": "WSOP 2026 Live Action Rule 176",
+    "B003": "WSOP 2026 Live Action Rule 174",
+    "B004": "WSOP 2026 Live Action Rule 136",
+    "B005": "WSOP 2026 Live Action Rule 136",
+    "B006": "WSOP 2026 Live Action Rule 132",
+    "B007": "WSOP 2026 Live Action Rule 154",
+    "B008": "WSOP 2026 Live Action Rules 188-191",
+    "B009": "WSOP 2026 Live Action Rule 133",
+    "B010": "WSOP 2026 Live Action Rules 130-131",
+    "B011": "WSOP 2026 Live Action Rule 156",
+    "S": "WSOP 2026 Live Action Rules 64 and 186",
+    "H": "WSOP 2026 Live Action Rules (dealing)",
+}
+_WSOP_T = {
+    "B001": "WSOP 2026 Tournament Rule 96 (96-a)",
+    "B002": "WSOP 2026 Tournament Rule 96 (96-a)",
+    "B003": "WSOP 2026 Tournament Rules VIII NL-b / PL-b",
+    "B004": "WSOP 2026 Tournament Rule 90-d",
+    "B005": "WSOP 2026 Tournament Rule 90-d",
+    "B006": "WSOP 2026 Tournament Rule 95",
+    "B007": "WSOP 2026 Tournament Rule 95",
+    "B008": "WSOP 2026 Tournament Rules VIII PL-d",
+    "B009": "WSOP 2026 Tournament Rules VIII Limit-b",
+    "B010": "WSOP 2026 Tournament Rule 100-b",
+    "B011": "WSOP 2026 Tournament Rule 87",
+    "S": "WSOP 2026 Tournament Rules (table stakes)",
+    "H": "WSOP 2026 Tournament Rules (dealing)",
+}
+_ROBERTS = {
+    "B001": "Robert's Rules of Poker v11, No-Limit rules 3 and 5",
+    "B002": "Robert's Rules of Poker v11, No-Limit rules 3 and 4",
+    "B003": "Robert's Rules of Poker v11, No-Limit rule 2",
+    "B004": "Robert's Rules of Poker v11, Irregularities (action out of turn)",
+    "B005": "Robert's Rules of Poker v11, Irregularities (action out of turn)",
+    "B006": "Robert's Rules of Poker v11, Betting and Raising",
+    "B007": "Robert's Rules of Poker v11, Blinds rule 1",
+    "B008": "Robert's Rules of Poker v11, Pot-Limit rules",
+    "B009": "Robert's Rules of Poker v11, Betting and Raising rule 6",
+    "B010": "Robert's Rules of Poker v11, Betting and Raising rules 3-4",
+    "B011": "Robert's Rules of Poker v11, Blinds (option of raising)",
+    "S": "Robert's Rules of Poker v11, General Poker Rules (table stakes)",
+    "H": "Robert's Rules of Poker v11, Irregularities",
+}
+_PS = {
+    "B001": "PokerStars help 'All-in raise for less than the current raise' (TDA 2026 Rule 49-A)",
+    "B002": "PokerStars help 'Poker: rules for side pots and betting' (TDA 2026 Rule 45-A)",
+    "B003": "PokerStars help 'Poker: rules for side pots and betting'",
+    "B008": "PokerStars help 'Poker: rules for side pots and betting' (pot limit)",
+    "S": "PokerStars help: 'you can only bet the money or chips you had when the hand started'",
+}
+
+PROFILES: dict[str, Profile] = {
+    "tda": Profile("tda", "Poker TDA 2026 Rules", pl_preflop_blinds="assume_full",
+                   fl_headsup="tournament_headsup_only", citations=_TDA),
+    "wsop-live": Profile("wsop-live", "2026 WSOP Live Action Rules", pl_preflop_blinds="sb_as_bb",
+                         fl_cap_raises=4, fl_headsup="round_starts_headsup", citations=_WSOP_LIVE),
+    "wsop-tournament": Profile("wsop-tournament", "2026 WSOP Tournament Rules", fl_cap_raises=4,
+                               fl_headsup="tournament_headsup_only", citations=_WSOP_T),
+    "roberts": Profile("roberts", "Robert's Rules of Poker v11", fl_cap_raises=3,
+                       fl_headsup="becomes_headsup_before_cap", citations=_ROBERTS),
+    "pokerstars": Profile("pokerstars", "PokerStars rules", fl_cap_raises=3,
+                          fl_headsup="becomes_headsup_before_cap", citations={**_TDA, **_PS}),
+    "ggpoker": Profile("ggpoker", "GGPoker rules", citations={**_TDA}),
+    "winamax": Profile("winamax", "Winamax rules", fl_cap_raises=3, fl_headsup="becomes_headsup_before_cap",
+                       citations={**_TDA}),
+}  # fmt: skip
+
+
+def for_hand(site: str, name: str | None) -> Profile:
+    """The profile named on the command line, or the hand's site profile."""
+    if name:
+        return PROFILES[name]
+    return PROFILES.get(site, PROFILES["tda"])
+
+
+def with_options(p: Profile, **kw: object) -> Profile:
+    return replace(p, **kw)  # type: ignore[arg-type]

@@ -1,0 +1,458 @@
+"""The betting state machine (RULES.md §4-B): replays a hand's events and records, for every
+wager, the facts the rules need — who was due to act, the amount to call, the minimum raise-to,
+whether betting was re-opened for the actor, the pot-limit maximum, fixed-limit sizes, stacks.
+
+The replay applies each action exactly as the site printed it; it never corrects a history.  The
+facts of a step are taken *before* the action is applied, so a rule compares what the player did
+with what the rules allowed at that moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from auditor import model as M
+from auditor.profiles import Profile
+
+FLOP_GAMES = frozenset(
+    {"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo", "courchevel", "courchevel_hilo"}
+)
+BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
+_LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
+
+
+@dataclass(slots=True)
+class Player:
+    """A player's running state during the replay."""
+
+    name: str
+    seat: int
+    stack0: int
+    stack: int
+    street_bet: int = 0
+    live_total: int = 0
+    ante_total: int = 0
+    dead: int = 0
+    returned: int = 0
+    folded: bool = False
+    all_in: bool = False
+    capped: bool = False
+    acted: bool = False
+    seated: bool = True
+
+    @property
+    def active(self) -> bool:
+        return not (self.folded or self.all_in or self.capped)
+
+    @property
+    def committed(self) -> int:
+        return self.live_total + self.ante_total + self.dead
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The facts at one wager or post, before it was applied."""
+
+    index: int
+    event: M.Action | M.Post
+    street: M.Street
+    betting: bool  # betting rules (order, sizes) apply to this hand
+    expected: str | None  # who was due to act (None: nobody)
+    hand_over: bool  # only one player had not folded
+    actor_seated: bool
+    actor_folded: bool
+    actor_all_in: bool
+    acted_before: bool
+    stack: int  # actor's chips before the action
+    street_bet: int  # actor's live chips on this street before the action
+    current_bet: int
+    to_call: int
+    call_to: int  # the street total a call must reach (capped by what opponents can match)
+    min_inc: int  # the last full bet or raise increment of the round
+    min_raise_to: int
+    min_bet: int
+    reopened: bool
+    pl_max_to: int | None
+    fl_bet: int | None  # fixed-limit bet size of this street
+    fl_expected_to: int | None
+    fl_raises: int  # bets and raises so far in the round (FL; the BB counts as the bet)
+    fl_cap_exceeded: bool
+    cap_left: int | None  # CAP games: chips the player may still wager this hand
+    add: int  # chips this action takes from the stack, as printed
+    stack_after: int  # the player's chips after the action (never below 0)
+    all_in_after: bool  # the action left the player with no chips (or at the CAP)
+
+
+@dataclass(frozen=True, slots=True)
+class StreetOpen:
+    """A new street was dealt (a Board event): who still had to act at that moment."""
+
+    index: int
+    event: M.Board
+    pending: tuple[str, ...]
+
+
+@dataclass
+class Trace:
+    """Everything the replay derived for one hand."""
+
+    hand: M.Hand
+    profile: Profile
+    players: dict[str, Player]
+    order: list[Player]
+    steps: list[Step] = field(default_factory=list)
+    streets: list[StreetOpen] = field(default_factory=list)
+    betting: bool = True
+    big_blind: int = 0
+
+
+class Replay:
+    """Replays one hand; see :func:`replay`."""
+
+    def __init__(self, hand: M.Hand, profile: Profile) -> None:
+        self.h = hand
+        self.p = profile
+        self.players: dict[str, Player] = {}
+        for s in hand.seats:
+            if s.player not in self.players:
+                self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
+        involved = {
+            e.player
+            for e in hand.events
+            if isinstance(e, M.Post | M.Action | M.HoleCards | M.Show | M.Draw) and getattr(e, "player", None)
+        }
+        for name in sorted(involved - self.players.keys()):
+            self.players[name] = Player(name, -1, 0, 0, seated=False)
+        self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
+                            key=lambda pl: pl.seat)  # fmt: skip
+        self.fl = hand.structure == "FL"
+        self.pl = hand.structure == "PL"
+        self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
+        self.bb = self._nominal_bb()
+        self.street: M.Street = "preflop"
+        self.started = False
+        self.current_bet = 0
+        self.min_inc = self.bb
+        self.full_level = 0
+        self.raises = 0
+        self.round_players = 0
+        self.capped_multiway = False
+        self.anchor_seat = hand.button if hand.button is not None else 0
+        self.last_actor: Player | None = None
+        self.house = 0  # money the site put into the pot (cash drop)
+        self.bb_player: Player | None = None
+        self.sb_player: Player | None = None
+        self.trace = Trace(hand, profile, self.players, self.order, betting=self.betting, big_blind=self.bb)
+
+    # ------------------------------------------------------------------ setup
+    def _nominal_bb(self) -> int:
+        h = self.h
+        for e in h.events:
+            if isinstance(e, M.Post) and e.kind == "big_blind" and not e.all_in:
+                return e.amount
+        if h.structure == "FL" and h.site == "pokerstars" and h.small_blind:
+            return h.small_blind
+        if h.big_blind:
+            return h.big_blind
+        return max((e.amount for e in h.events if isinstance(e, M.Post)), default=0)
+
+    def _start_preflop(self) -> None:
+        self.started = True
+        levels = [self.bb]
+        anchor: Player | None = self.bb_player or self.sb_player
+        for e in self.h.events:
+            if isinstance(e, M.Post) and e.kind in ("straddle", "button_blind") and e.player in self.players:
+                pl = self.players[e.player]
+                levels.append(pl.street_bet if e.kind == "straddle" else e.amount)
+                anchor = pl
+        level = max(levels)
+        self.current_bet = max([level] + [pl.street_bet for pl in self.players.values()])
+        self.min_inc = level
+        self.full_level = self.current_bet
+        self.raises = 1 if self.fl else 0
+        if anchor is not None:
+            self.anchor_seat = anchor.seat
+        self.round_players = sum(1 for pl in self.order if pl.active)
+
+    def _start_street(self, street: M.Street) -> None:
+        for pl in self.players.values():
+            pl.street_bet = 0
+            pl.acted = False
+        self.street = street
+        self.current_bet = 0
+        self.min_inc = self.bb
+        self.full_level = 0
+        self.raises = 0
+        self.capped_multiway = False
+        self.anchor_seat = self.h.button if self.h.button is not None else 0
+        self.last_actor = None
+        self.round_players = sum(1 for pl in self.order if pl.active)
+
+    # ------------------------------------------------------------------ facts
+    def not_folded(self) -> int:
+        return sum(1 for pl in self.order if not pl.folded)
+
+    def call_level(self, pl: Player) -> int:
+        """What ``pl`` must match: the current bet, but never more than any opponent can match.
+
+        When every opponent is all-in below the nominal level (a short all-in big blind called
+        all-in by another short stack), chips above their reach would only come back uncalled.
+        """
+        reach = max(
+            (q.street_bet + (q.stack if q.active else 0) for q in self.order if q is not pl and not q.folded),
+            default=0,
+        )
+        return min(self.current_bet, max(reach, 0))
+
+    def needs_to_act(self, pl: Player) -> bool:
+        if not pl.active:
+            return False
+        if pl.street_bet < self.call_level(pl):
+            return True
+        return not pl.acted and any(q.active for q in self.order if q is not pl)
+
+    def expected_actor(self) -> Player | None:
+        if self.not_folded() <= 1 or not self.order:
+            return None
+        start = self.last_actor.seat if self.last_actor is not None else self.anchor_seat
+        ring = sorted(self.order, key=lambda pl: ((pl.seat - start - 1) % 1000))
+        for pl in ring:
+            if self.needs_to_act(pl):
+                return pl
+        return None
+
+    def fl_bet_size(self) -> int:
+        return self.bb if self.street in ("preflop", "flop") else 2 * self.bb
+
+    def reopened(self, pl: Player) -> bool:
+        if not pl.acted:
+            return True
+        facing = self.current_bet - pl.street_bet
+        if self.fl:
+            return 2 * facing >= self.fl_bet_size()
+        return facing >= self.min_inc
+
+    def cap_left(self, pl: Player) -> int | None:
+        if self.h.cap is None:
+            return None
+        return max(0, self.h.cap - pl.live_total - pl.ante_total)
+
+    def effective_stack(self, pl: Player) -> int:
+        left = self.cap_left(pl)
+        return pl.stack if left is None else min(pl.stack, left)
+
+    def min_raise_to(self, pl: Player) -> int:
+        base = self.current_bet if self.p.min_raise_base == "current_bet" else self.full_level
+        return min(base + self.min_inc, pl.street_bet + self.effective_stack(pl))
+
+    def pot_for_pl(self) -> int:
+        pot = self.house + sum(pl.committed for pl in self.players.values())
+        if self.street != "preflop" or self.p.pl_preflop_blinds == "true_value":
+            return pot
+        sb_nominal = self.h.small_blind or self.bb // 2
+        if self.p.pl_preflop_blinds == "assume_full":
+            for pl, nominal in ((self.sb_player, sb_nominal), (self.bb_player, self.bb)):
+                if pl is not None and pl.live_total < nominal:
+                    pot += nominal - pl.live_total
+            return pot
+        # sb_as_bb: the small blind counts as a big blind until the big blind has acted
+        if self.sb_player is not None and self.bb_player is not None and not self.bb_player.acted:
+            pot += max(0, self.bb - self.sb_player.live_total)
+        return pot
+
+    def pl_max_to(self, pl: Player) -> int:
+        owed = max(0, self.current_bet - pl.street_bet)
+        return self.current_bet + self.pot_for_pl() + owed
+
+    def fl_expected_to(self) -> int:
+        size = self.fl_bet_size()
+        if self.current_bet == 0:
+            return size
+        pending = self.current_bet - self.full_level
+        if pending == 0 or 2 * pending >= size:
+            return self.current_bet + size
+        return self.full_level + size
+
+    def fl_cap_exceeded(self) -> bool:
+        cap = self.p.fl_cap_raises
+        if cap is None or self.raises < 1 + cap:
+            return False
+        mode = self.p.fl_headsup
+        if mode == "round_starts_headsup" and self.round_players <= 2:
+            return False
+        if mode == "becomes_headsup_before_cap":
+            active = sum(1 for pl in self.order if pl.active)
+            if active <= 2 and not self.capped_multiway:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ applying events
+    def put(self, pl: Player, add: int, live: bool) -> None:
+        pl.stack = max(0, pl.stack - add)
+        if live:
+            pl.street_bet += add
+            pl.live_total += add
+        if pl.stack == 0:
+            pl.all_in = True
+        left = self.cap_left(pl)
+        if left is not None and left <= 0:
+            pl.capped = True
+
+    def on_post(self, i: int, e: M.Post) -> None:
+        pl = self.players.get(e.player)
+        if pl is None:
+            return
+        stack = pl.stack
+        if e.kind in _LIVE_POSTS:
+            add = max(0, e.amount - pl.street_bet) if e.kind == "straddle" else e.amount
+            self.put(pl, add, live=True)
+            if e.kind == "small_blind" and self.sb_player is None:
+                self.sb_player = pl
+            if e.kind == "big_blind" and self.bb_player is None:
+                self.bb_player = pl
+        elif e.kind == "small_big_blind":
+            live = min(e.amount, self.bb)
+            add = e.amount
+            self.put(pl, live, live=True)
+            pl.dead += e.amount - live
+            pl.stack = max(0, pl.stack - (e.amount - live))
+            if pl.stack == 0:
+                pl.all_in = True
+        elif e.kind in ("ante", "big_blind_ante"):
+            add = e.amount
+            pl.ante_total += e.amount
+            self.put(pl, e.amount, live=False)
+        else:  # dead small blind, missed blind
+            add = e.amount
+            pl.dead += e.amount
+            self.put(pl, e.amount, live=False)
+        self._record(i, e, pl, stack, add, betting=False)
+
+    def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
+                expected: Player | None = None, facts: dict[str, object] | None = None) -> None:  # fmt: skip
+        f = facts or {}
+        self.trace.steps.append(
+            Step(
+                index=i, event=e, street=self.street, betting=betting and self.betting,
+                expected=expected.name if expected else None, hand_over=bool(f.get("hand_over", False)),
+                actor_seated=pl.seated, actor_folded=bool(f.get("folded", False)),
+                actor_all_in=bool(f.get("all_in", False)), acted_before=bool(f.get("acted", False)),
+                stack=stack, street_bet=int(f.get("street_bet", 0)),  # type: ignore[call-overload]
+                current_bet=int(f.get("current_bet", 0)),  # type: ignore[call-overload]
+                to_call=int(f.get("to_call", 0)),  # type: ignore[call-overload]
+                call_to=int(f.get("call_to", 0)),  # type: ignore[call-overload]
+                min_inc=int(f.get("min_inc", 0)),  # type: ignore[call-overload]
+                min_raise_to=int(f.get("min_raise_to", 0)),  # type: ignore[call-overload]
+                min_bet=self.bb, reopened=bool(f.get("reopened", True)),
+                pl_max_to=f.get("pl_max_to"),  # type: ignore[arg-type]
+                fl_bet=f.get("fl_bet"),  # type: ignore[arg-type]
+                fl_expected_to=f.get("fl_expected_to"),  # type: ignore[arg-type]
+                fl_raises=int(f.get("fl_raises", 0)),  # type: ignore[call-overload]
+                fl_cap_exceeded=bool(f.get("fl_cap_exceeded", False)),
+                cap_left=f.get("cap_left"),  # type: ignore[arg-type]
+                add=add, stack_after=pl.stack, all_in_after=pl.stack == 0 or pl.capped,
+            )
+        )  # fmt: skip
+
+    def on_action(self, i: int, e: M.Action) -> None:
+        pl = self.players.get(e.player)
+        if pl is None:
+            return
+        if e.street != self.street and e.street not in ("showdown", "summary") and self.started:
+            self._start_street(e.street)
+        if not self.started:
+            self._start_preflop()
+        hand_over = self.not_folded() <= 1
+        exp = self.expected_actor()
+        facts: dict[str, object] = {
+            "hand_over": hand_over,
+            "folded": pl.folded,
+            "all_in": pl.all_in or pl.capped,
+            "acted": pl.acted,
+            "street_bet": pl.street_bet,
+            "current_bet": self.current_bet,
+            "to_call": max(0, self.current_bet - pl.street_bet),
+            "call_to": self.call_level(pl),
+            "min_inc": self.min_inc,
+            "min_raise_to": self.min_raise_to(pl),
+            "reopened": self.reopened(pl),
+            "pl_max_to": self.pl_max_to(pl) if self.pl else None,
+            "fl_bet": self.fl_bet_size() if self.fl else None,
+            "fl_expected_to": self.fl_expected_to() if self.fl else None,
+            "fl_raises": self.raises,
+            "fl_cap_exceeded": self.fl and e.kind == "raise" and self.fl_cap_exceeded(),
+            "cap_left": self.cap_left(pl),
+        }
+        stack = pl.stack
+        add = 0
+        if e.kind == "fold":
+            pl.folded = True
+        elif e.kind == "check":
+            pass
+        else:
+            to = e.to
+            add = to - pl.street_bet
+            if add < 0:
+                add = 0
+            self.put(pl, add, live=True)
+            if e.kind in ("bet", "raise", "complete"):
+                inc = to - self.current_bet
+                if self.fl:
+                    full = 2 * inc >= self.fl_bet_size()
+                else:
+                    full = inc >= self.min_inc if self.current_bet > 0 else to >= self.min_inc
+                if full and inc > 0:
+                    if not self.fl:
+                        self.min_inc = inc
+                    self.raises += 1
+                    if sum(1 for q in self.order if q.active or q is pl) >= 3 and self.fl_cap_exceeded():
+                        self.capped_multiway = True
+                    self.full_level = to
+                    for q in self.order:
+                        if q is not pl:
+                            q.acted = False
+                if to > self.current_bet:
+                    self.current_bet = to
+            if e.cap_reached:
+                pl.capped = True
+        pl.acted = True
+        self.last_actor = pl
+        self._record(i, e, pl, stack, add, betting=True, expected=exp, facts=facts)
+
+    def on_board(self, i: int, e: M.Board) -> None:
+        if e.run != 1 or e.street not in BETTING_STREETS or e.street == self.street:
+            return
+        if not self.started:
+            self._start_preflop()
+        pending = tuple(pl.name for pl in self.order if self.needs_to_act(pl)) if self.not_folded() > 1 else ()
+        self.trace.streets.append(StreetOpen(i, e, pending))
+        self._start_street(e.street)
+
+    def on_return(self, e: M.UncalledReturn) -> None:
+        pl = self.players.get(e.player)
+        if pl is None:
+            return
+        pl.stack += e.amount
+        pl.returned += e.amount
+        pl.street_bet = max(0, pl.street_bet - e.amount)
+        pl.live_total = max(0, pl.live_total - e.amount)
+        self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
+
+    def run(self) -> Trace:
+        for i, e in enumerate(self.h.events):
+            if isinstance(e, M.Post):
+                self.on_post(i, e)
+            elif isinstance(e, M.Action):
+                self.on_action(i, e)
+            elif isinstance(e, M.Board):
+                self.on_board(i, e)
+            elif isinstance(e, M.UncalledReturn):
+                self.on_return(e)
+            elif isinstance(e, M.CashDrop):
+                self.house += e.amount
+        return self.trace
+
+
+def replay(hand: M.Hand, profile: Profile) -> Trace:
+    """Replay ``hand`` under ``profile`` and return its :class:`Trace`."""
+    return Replay(hand, profile).run()

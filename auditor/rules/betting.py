@@ -1,0 +1,302 @@
+"""B-codes: the betting rules — whose turn it was, what the player was allowed to do, and how much.
+
+Every check reads the facts the replay recorded for the step (``auditor/replay/betting.py``); no
+rule re-derives the betting state.  Betting checks apply to flop games (Hold'em, Omaha and their
+variants) in no-limit, pot-limit, fixed-limit and CAP structures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from auditor import model as M
+from auditor.findings import Finding, Severity, rule
+from auditor.replay.betting import Step, Trace
+from auditor.rules.common import finding, money
+
+
+@rule("B001", "illegal-reraise", Severity.ERROR)
+def b001(t: Trace) -> Iterator[Finding]:
+    """A raise by a player for whom the betting had not been re-opened.
+
+    After an all-in that is less than a full raise, a player who has already acted may only call
+    or fold, unless the total they now face (the current bet minus what they have put in this
+    round) is at least a full raise (no-limit and pot-limit) or half a bet (fixed limit).  The test
+    is made per player, when the action reaches them.
+
+    Example: blinds 1/2, flop.  A bets 10, B is all-in for 14, C calls, A raises to 24.  A had
+    acted and faces only 4 more, less than the full bet of 10: A may not re-raise.
+    Good: add D all-in for 21; now A faces 11 >= 10 and may raise (to at least 31).
+    """
+    h = t.hand
+    for s in _wagers(t, "raise"):
+        if s.reopened or not s.acted_before:
+            continue
+        e = s.event
+        assert isinstance(e, M.Action)
+        facing = s.current_bet - s.street_bet
+        need = f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
+        yield finding(
+            h, t.profile, "B001", e.line, e.col,
+            f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "
+            f"{money(h, facing)} more, {need}: betting was not re-opened for them",
+            expected="call or fold", actual=e.to, facing=facing, full_raise=s.min_inc,
+        )  # fmt: skip
+
+
+@rule("B002", "raise-below-minimum", Severity.ERROR)
+def b002(t: Trace) -> Iterator[Finding]:
+    """A no-limit or pot-limit raise smaller than the minimum, by a player who was not all-in.
+
+    A raise must add at least the largest full bet or raise of the current round to the current
+    bet (pre-flop the big blind, or a straddle, counts as the opening bet).  An all-in raise may be
+    smaller; it then does not re-open the betting (see B001).
+
+    Example: blinds 6/12, UTG raises to 36 (a raise of 24); the next raise must be to at least 60.
+    A raise to 59 is flagged.
+    """
+    h = t.hand
+    for s in _wagers(t, "raise"):
+        e = s.event
+        assert isinstance(e, M.Action)
+        if s.fl_bet is not None or s.all_in_after or e.to >= s.min_raise_to:
+            continue
+        yield finding(
+            h, t.profile, "B002", e.line, e.col,
+            f"{e.player} raised to {money(h, e.to)}; the minimum raise was to {money(h, s.min_raise_to)} "
+            f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
+            expected=s.min_raise_to, actual=e.to,
+        )  # fmt: skip
+
+
+@rule("B003", "bet-below-minimum", Severity.ERROR)
+def b003(t: Trace) -> Iterator[Finding]:
+    """A no-limit or pot-limit bet smaller than the big blind, by a player who was not all-in.
+
+    The minimum bet on every street is the big blind (a straddle raises the pre-flop level only).
+
+    Example: blinds 1/2, flop: A bets 1 with 200 behind.  Good: A bets 2, or is all-in for 1.
+    """
+    h = t.hand
+    for s in _wagers(t, "bet"):
+        e = s.event
+        assert isinstance(e, M.Action)
+        if s.fl_bet is not None or s.all_in_after or e.to >= s.min_bet:
+            continue
+        yield finding(
+            h, t.profile, "B003", e.line, e.col,
+            f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without being all-in",
+            expected=s.min_bet, actual=e.to,
+        )  # fmt: skip
+
+
+@rule("B004", "out-of-turn", Severity.WARNING)
+def b004(t: Trace) -> Iterator[Finding]:
+    """An action by a player whose turn it was not.
+
+    Pre-flop, action starts left of the big blind (or of the last straddle, or of a button blind);
+    on later streets with the first active player left of the button.  Heads-up, the button is the
+    small blind and acts first pre-flop and last after the flop.  An online site should never
+    record an action out of turn; when it does, the record is suspect.
+
+    Example: heads-up 5/10, flop: the button bets before the big blind has acted.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if not (s.betting and isinstance(e, M.Action)) or s.hand_over or s.actor_folded or s.actor_all_in:
+            continue
+        if not s.actor_seated or s.expected == e.player:
+            continue
+        who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
+        yield finding(h, t.profile, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
+                      expected=s.expected, actual=e.player)  # fmt: skip
+
+
+@rule("B005", "inactive-actor", Severity.ERROR)
+def b005(t: Trace) -> Iterator[Finding]:
+    """An action by a player who had folded or was all-in, or an action after the hand had ended.
+
+    A folded hand is dead and an all-in player has nothing left to wager; once all but one player
+    have folded the hand is over.
+
+    Example: A folds on the flop, then A calls on the turn.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if not isinstance(e, M.Action):
+            continue
+        if s.hand_over:
+            why = "after the hand had ended (every other player had folded)"
+        elif s.actor_folded:
+            why = "after folding"
+        elif s.actor_all_in and e.kind != "fold":
+            why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
+        else:
+            continue
+        yield finding(h, t.profile, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind)
+
+
+@rule("B006", "impossible-action", Severity.ERROR)
+def b006(t: Trace) -> Iterator[Finding]:
+    """An action that is not possible in the situation.
+
+    A check while facing a bet, a bet when there is already a bet (that is a raise), a raise when
+    there is nothing to raise (that is a bet), or a call of nothing.
+
+    Example: blinds 1/2 pre-flop, UTG checks.  Good: UTG calls 2.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if not (s.betting and isinstance(e, M.Action)) or s.hand_over or s.actor_folded or s.actor_all_in:
+            continue
+        why = None
+        if e.kind == "check" and s.to_call > 0:
+            why = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
+        elif e.kind == "bet" and s.current_bet > 0:
+            why = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
+        elif e.kind == "raise" and s.current_bet == 0:
+            why = "raised when no bet had been made (a bet was needed)"
+        elif e.kind == "call" and s.to_call <= 0:
+            why = "called when there was nothing to call"
+        if why:
+            yield finding(h, t.profile, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind)
+
+
+@rule("B007", "wrong-call-amount", Severity.ERROR)
+def b007(t: Trace) -> Iterator[Finding]:
+    """A call of the wrong amount.
+
+    A call matches the current bet, or puts the player all-in when they cannot.  Calling a short
+    all-in big blind means calling the full big blind: the level does not drop.  When every
+    opponent is all-in for less, a call of what they can match is complete (the rest would come
+    back as an uncalled bet).
+
+    Example: blinds 50/100, the big blind is all-in for 60; UTG "calls 60".  Good: UTG calls 100.
+    """
+    h = t.hand
+    for s in _wagers(t, "call"):
+        e = s.event
+        assert isinstance(e, M.Action)
+        if s.to_call <= 0:
+            continue
+        stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
+        due = s.street_bet + min(s.to_call, stack)
+        # calling only what the all-in opponents can match is a complete call too
+        capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
+        if e.to not in (due, capped):
+            yield finding(
+                h, t.profile, "B007", e.line, e.col,
+                f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
+                f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
+                expected=due, actual=e.to,
+            )  # fmt: skip
+
+
+@rule("B008", "pot-limit-exceeded", Severity.ERROR)
+def b008(t: Trace) -> Iterator[Finding]:
+    """A pot-limit bet or raise larger than the pot.
+
+    The largest raise is the size of the pot after the raiser has called: pot + the bet faced +
+    the call.  Pre-flop blinds are counted as the rule profile says (true value, full blinds, or
+    the small blind as a big blind).
+
+    Example: pot 100, A bets 50: B may raise to at most 250 (50 + 100 + 50 + 50).  251 is flagged.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if not (s.betting and isinstance(e, M.Action)) or s.pl_max_to is None or e.kind not in ("bet", "raise"):
+            continue
+        if s.hand_over or s.actor_folded or s.actor_all_in:
+            continue
+        if e.to > s.pl_max_to:
+            yield finding(
+                h, t.profile, "B008", e.line, e.col,
+                f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
+                f"was {money(h, s.pl_max_to)}",
+                expected=s.pl_max_to, actual=e.to,
+            )  # fmt: skip
+
+
+@rule("B009", "fixed-limit-wrong-size", Severity.ERROR)
+def b009(t: Trace) -> Iterator[Finding]:
+    """A fixed-limit bet or raise of the wrong size.
+
+    Bets and raises are exactly one small bet pre-flop and on the flop, one big bet on the turn and
+    river; a player all-in for less is exempt.  After an all-in of less than half a bet the next
+    player completes the bet; after half a bet or more, the all-in counts as a full bet.
+
+    Example: $10/$20 on the turn, A bets 20, B raises to 30.  Good: B raises to 40.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if not (s.betting and isinstance(e, M.Action)) or s.fl_expected_to is None or e.kind not in ("bet", "raise"):
+            continue
+        if s.hand_over or s.actor_folded or s.actor_all_in:
+            continue
+        if e.to != s.fl_expected_to and not (s.all_in_after and e.to < s.fl_expected_to):
+            yield finding(
+                h, t.profile, "B009", e.line, e.col,
+                f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
+                f"be {money(h, s.fl_expected_to)}",
+                expected=s.fl_expected_to, actual=e.to,
+            )  # fmt: skip
+
+
+@rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR)
+def b010(t: Trace) -> Iterator[Finding]:
+    """A fixed-limit raise after the betting was capped.
+
+    Rule books differ: a bet and three raises (Robert's Rules), or four raises (WSOP), with
+    different heads-up exemptions; the rule profile chooses.
+
+    Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
+    """
+    h = t.hand
+    for s in t.steps:
+        e = s.event
+        if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:
+            cap = t.profile.fl_cap_raises
+            yield finding(
+                h, t.profile, "B010", e.line, e.col,
+                f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
+                expected=cap, actual=s.fl_raises,
+            )  # fmt: skip
+
+
+@rule("B011", "street-dealt-early", Severity.ERROR)
+def b011(t: Trace) -> Iterator[Finding]:
+    """The next street was dealt while a player still had to act.
+
+    A betting round ends only when every player still in the hand has acted and matched the bet
+    (or is all-in).  The big blind keeps the option to raise when the others only call.
+
+    Example: blinds 5/10, UTG calls, the small blind calls, and the flop is dealt without the big
+    blind checking or raising.
+    """
+    h = t.hand
+    if not t.betting:
+        return
+    for so in t.streets:
+        if so.pending:
+            yield finding(
+                h, t.profile, "B011", so.event.line, so.event.col,
+                f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
+                pending=list(so.pending),
+            )  # fmt: skip
+
+
+def _wagers(t: Trace, kind: str) -> Iterator[Step]:
+    for s in t.steps:
+        e = s.event
+        if s.betting and isinstance(e, M.Action) and e.kind == kind:
+            if s.hand_over or s.actor_folded or s.actor_all_in or not s.actor_seated:
+                continue
+            yield s
+
+
+CHECKS = (b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011)

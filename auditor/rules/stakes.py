@@ -1,0 +1,102 @@
+"""S-codes: table stakes — a player wagers only the chips in front of them when the hand began."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from auditor import model as M
+from auditor.findings import Finding, Severity, rule
+from auditor.replay.betting import Step, Trace
+from auditor.rules.common import finding, money
+
+
+@rule("S001", "table-stakes-exceeded", Severity.ERROR)
+def s001(t: Trace) -> Iterator[Finding]:
+    """A wager or post of more chips than the player had left from their starting stack.
+
+    Only the chips in front of a player at the start of the deal play; a player cannot reach into
+    a pocket during a hand.  The starting stack is the seat line; every post and wager is taken
+    from it, and uncalled bets returned go back to it.
+
+    Example: Seat 3: Ann (100 in chips) ... Ann: bets 150.  Good: Ann: bets 100 and is all-in.
+    """
+    h = t.hand
+    for s, added in _overdraws(t):
+        if added is None:
+            e = s.event
+            yield finding(
+                h, t.profile, "S001", e.line, e.col,
+                f"{e.player} put in {money(h, s.add)} with only {money(h, s.stack)} left of the "
+                f"{money(h, t.players[e.player].stack0)} they started the hand with",
+                expected=s.stack, actual=s.add,
+            )  # fmt: skip
+
+
+_ADDS = re.compile(r"re-buys|rebuys|add-on|adds|table deposit|deposit", re.I)
+
+
+@rule("S002", "chips-added-mid-hand", Severity.ERROR)
+def s002(t: Trace) -> Iterator[Finding]:
+    """Chips added to a player's stack during the hand, and played in it.
+
+    Re-buys, add-ons and deposits take effect between hands.  Sites print such lines inside a hand
+    (PokerStars prints re-buys where they were requested); that alone is not a violation.  It is
+    one when the player then wagers more than was left of the stack they started the hand with:
+    the added chips were played.
+
+    Example: Seat 2: Ann (100 in chips) ... ``Ann re-buys and receives 1500 chips`` ... Ann: bets 500.
+    Good: the re-buy line, after which Ann folds or bets at most what she had left.
+    """
+    h = t.hand
+    for s, line in _overdraws(t):
+        if line is not None:
+            yield finding(
+                h, t.profile, "S002", s.event.line, s.event.col,
+                f"{s.event.player} put in {money(h, s.add)} with {money(h, s.stack)} left of their starting stack, "
+                f"after chips were added at line {line.line} ({line.text!r})",
+                expected=s.stack, actual=s.add, added_line=line.line,
+            )  # fmt: skip
+
+
+def _overdraws(t: Trace) -> Iterator[tuple[Step, M.TableEvent | None]]:
+    """Steps that take more than the player had left, with the chips-added line before them, if any."""
+    added: dict[str, M.TableEvent] = {}
+    steps = {s.index: s for s in t.steps}
+    for i, e in enumerate(t.hand.events):
+        if isinstance(e, M.TableEvent) and e.player and _ADDS.search(e.text):
+            added.setdefault(e.player, e)
+        s = steps.get(i)
+        if s is not None and s.actor_seated and s.add > s.stack:
+            yield s, added.get(s.event.player)
+
+
+@rule("S003", "all-in-marker-mismatch", Severity.WARNING)
+def s003(t: Trace) -> Iterator[Finding]:
+    """The all-in marker does not agree with the stack.
+
+    The site printed "and is all-in" while the player still had chips, or the player's chips ran
+    out without the site saying so.  Either the marker or the stack is wrong, and later checks
+    (re-opening, side pots) depend on both.
+
+    Example: Seat 1: Bob ($10 in chips) ... Bob: bets $10 (no "and is all-in").
+    """
+    h = t.hand
+    if not t.profile.prints_all_in:
+        return
+    for s in t.steps:
+        e = s.event
+        if not s.actor_seated or s.add > s.stack or s.add == 0:
+            continue
+        printed = e.all_in or (isinstance(e, M.Action) and e.cap_reached)
+        if printed and s.stack_after > 0 and not s.all_in_after:
+            yield finding(h, t.profile, "S003", e.line, e.col,
+                          f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
+                          expected=False, actual=True)  # fmt: skip
+        elif not printed and s.stack_after == 0:
+            yield finding(h, t.profile, "S003", e.line, e.col,
+                          f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
+                          expected=True, actual=False)  # fmt: skip
+
+
+CHECKS = (s001, s002, s003)
