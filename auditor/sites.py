@@ -14,14 +14,15 @@ corrects or completes a hand.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
+from parsimonious.expressions import OneOf, Regex
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, RegexNode
 
@@ -69,13 +70,47 @@ def grammar_text(site: str) -> str:
 
 
 @dataclass(frozen=True)
+class LineRule:
+    """One alternative of the grammar's ``entry`` rule, ready to match a single line.
+
+    ``handler`` is the visitor handler the alternative dispatches to; a plain regex alternative is
+    matched with ``regex`` (the grammar's own pattern, compiled once with the standard library);
+    any other expression (a sequence such as ``total``) is matched by parsimonious itself.
+    """
+
+    handler: str
+    name: str
+    regex: re.Pattern[str] | None
+    expr: Any
+
+
+@dataclass(frozen=True)
 class SiteGrammar:
     site: str
     grammar: Grammar
     amount_re: re.Pattern[str]
+    won_re: re.Pattern[str]
+    lines: tuple[LineRule, ...]
 
     def parse(self, text: str) -> Node:
         return self.grammar["hand"].parse(text)
+
+
+def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
+    """Flatten ``entry`` into line rules in the grammar's order (ordered choice: first match wins)."""
+    out: list[LineRule] = []
+    for member in g["entry"].members:
+        handler = member.name.split("__", 1)[0]
+        if handler not in HANDLERS:
+            raise ValueError(f"entry alternative {member.name!r} has no handler on_{handler}")
+        alternatives = member.members if isinstance(member, OneOf) else (member,)
+        if all(isinstance(a, Regex) for a in alternatives):
+            for a in alternatives:
+                pattern = re.compile(a.re.pattern, a.re.flags & 0xFF)
+                out.append(LineRule(handler, a.name, pattern, None))
+        else:
+            out.append(LineRule(handler, member.name, None, member))
+    return tuple(out)
 
 
 @cache
@@ -86,9 +121,10 @@ def load(site: str) -> SiteGrammar:
     missing = [r for r in REQUIRED_RULES if r not in g]
     if missing:
         raise ValueError(f"grammar {site} lacks rules {missing}")
-    amount = _FRAG_DEF.finditer(text)
-    frag = {m.group(1): m.group(2) for m in amount}
-    return SiteGrammar(site, g, re.compile(frag["f_amount"]))
+    frag = {m.group(1): m.group(2) for m in _FRAG_DEF.finditer(text)}
+    amount = re.compile(frag["f_amount"])
+    won = re.compile(r"(?:won|collected|and won) \(?(" + amount.pattern + r")\)?")
+    return SiteGrammar(site, g, amount, won, _line_rules(g))
 
 
 # ---------------------------------------------------------------------------------- money
@@ -105,6 +141,7 @@ class AmountError(ValueError):
 _NUM = re.compile(r"-?\d[\d,. ]*")
 
 
+@lru_cache(maxsize=8192)
 def to_minor(text: str, decimals: int) -> int:
     """``$1,234.56`` → 123456 (decimals=2).  Raises :class:`AmountError` when not exact."""
     m = _NUM.search(text.replace("\u00a0", " ").replace("\u202f", " "))
@@ -275,6 +312,15 @@ def pot_label(text: str) -> str:
 # ---------------------------------------------------------------------------------- visitor
 
 
+class _Slow(Exception):
+    """The fast line path met something only the full parse can report exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    text: str
+
+
 class _Fail(Exception):
     """A hand cannot be turned into a Hand (bad amount): becomes a finding."""
 
@@ -352,6 +398,43 @@ class HandBuilder:
             if node.children:
                 stack.extend(reversed(node.children))
 
+    def read_lines(self, lines: Sequence[str], first: int) -> None:
+        """Read body lines one by one with the grammar's ``entry`` alternatives.
+
+        This is what ``rest = (nl entry?)*`` does, without building a parse tree: each non-empty
+        line goes to the first alternative that matches it.  A line whose first match does not
+        span the whole line would end the parse there; :class:`_Slow` hands the hand back to the
+        full parsimonious parse so that the error is reported exactly as the grammar reports it.
+        """
+        rules = self.site.lines
+        handlers = HANDLERS
+        for j, line in enumerate(lines):
+            if not line:
+                continue
+            self.line = first + j
+            self.col = 1
+            for r in rules:
+                if r.regex is not None:
+                    m = r.regex.match(line)
+                    if m is None:
+                        continue
+                    if m.end() != len(line):
+                        raise _Slow
+                    parts: Parts = [(r.name, m.groupdict())]
+                else:
+                    try:
+                        node = r.expr.match(line)
+                    except ParseError:
+                        continue
+                    if node.end != len(line):
+                        raise _Slow
+                    parts = []
+                    _regex_parts(node, parts)
+                handlers[r.handler](self, parts, _Line(line))
+                break
+            else:
+                raise _Slow
+
     # -- handlers -------------------------------------------------------------------
     def on_header(self, parts: Parts, node: Node) -> None:
         for _, g in parts:
@@ -390,6 +473,13 @@ class HandBuilder:
                 kind = "dead_small_blind"
             self.small_blind_seen = True
         amount = self.amt(g["amount"])
+        if kind == "dead_small_blind":
+            # Winamax prints a returning player's small and big blind as one "small blind" of
+            # their sum ("posts small blind 3€ out of position" at 1€/2€): that is a small & big
+            # blind post (live big blind, dead small blind), not a dead small blind of 3€.
+            sb = self.facts.get("sb") or self.facts.get("lsb")
+            if sb is not None and amount > self.amt(sb):
+                kind = "small_big_blind"
         player = g["player"]
         if kind in _LIVE_POSTS:
             if kind == "straddle" and g.get("straddle_total", True):
@@ -498,7 +588,7 @@ class HandBuilder:
         rest = g.get("rest") or ""
         won = tuple(
             self.amt(m.group(1))
-            for m in re.finditer(r"(?:won|collected|and won) \(?(" + self.site.amount_re.pattern + r")\)?", rest)
+            for m in self.site.won_re.finditer(rest)
         )
         m = re.search(r"(?:showed|mucked) \[([^\]]*)\]", rest)
         self.add(M.SeatResult, seat=int(g["seat"]), player=g["player"], text=(g.get("roles") or "") + " " + rest,
@@ -570,7 +660,7 @@ class HandBuilder:
     def on_info(self, parts: Parts, node: Node) -> None:
         """Lines that are understood and carry nothing the event log needs ("Hand was run twice")."""
 
-    def on_unknown(self, parts: Parts, node: Node) -> None:
+    def on_unknown(self, parts: Parts, node: Node | _Line) -> None:
         text = node.text
         self.findings.append(
             F.make(
@@ -644,7 +734,7 @@ def _regex_parts(node: Node, out: Parts) -> None:
         _regex_parts(c, out)
 
 
-HANDLERS: dict[str, Callable[[HandBuilder, Parts, Node], None]] = {
+HANDLERS: dict[str, Callable[[HandBuilder, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(HandBuilder).items() if name.startswith("on_") and callable(fn)
 }
 
@@ -652,46 +742,53 @@ HANDLERS: dict[str, Callable[[HandBuilder, Parts, Node], None]] = {
 # ---------------------------------------------------------------------------------- entry point
 
 
-def parse_chunk(chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
-    """Parse one hand.  Returns the Hand (or None when it cannot be read) and its findings."""
+def parse_chunk(chunk: Chunk, fast: bool = True) -> tuple[M.Hand | None, list[Finding]]:
+    """Parse one hand.  Returns the Hand (or None when it cannot be read) and its findings.
+
+    The hand's head (header, table line, seats) is always parsed by parsimonious.  With ``fast``,
+    the body lines are then read one by one with the same grammar's line rules (see
+    :meth:`HandBuilder.read_lines`); ``fast=False`` parses the whole hand with parsimonious.  The
+    two give identical results (``tests/test_fast_path.py`` checks it on every fixture and corpus
+    hand); the fast path is about twice as fast.
+    """
     site = load(chunk.site)
-    text = chunk.text
-    first = chunk.lines[0] if chunk.lines else ""
-    hid = _quick_id(first)
+    hid = _quick_id(chunk.lines[0] if chunk.lines else "")
     if chunk.overflow:
         return None, [
             F.make("P001", chunk.path, chunk.first_line, 1,
                    f"hand is longer than the {len(chunk.lines)}-line limit; it was not read",
                    site=chunk.site, hand_id=hid)  # fmt: skip
         ]
-    try:
-        tree = site.parse(text)
-    except (ParseError, IncompleteParseError) as e:
-        line = e.line() or 1
-        col = e.column() or 1
-        expected = e.expr.name if e.expr is not None and e.expr.name else str(e.expr)
-        src = chunk.lines[line - 1] if 0 < line <= len(chunk.lines) else ""
-        return None, [
-            F.make("P001", chunk.path, chunk.first_line + line - 1, col,
-                   f"the {chunk.site} grammar could not read this hand: expected {expected} at line "
-                   f"{chunk.first_line + line - 1}, column {col}: {src[:100]!r}",
-                   site=chunk.site, hand_id=hid, expected=expected)  # fmt: skip
-        ]
-    b = HandBuilder(chunk, site)
-    try:
-        b.walk(tree)
-    except _Fail as e:
-        # Chips printed with decimals at a table whose stakes have none (some Winamax tournaments
-        # print 292.50 chips): read the hand again in hundredths, so that every amount stays exact.
-        if not (e.code == "P006" and 0 < e.needed <= MAX_DECIMALS and b.decimals < e.needed):
+    text = chunk.text
+    min_decimals = 0
+    for _attempt in range(2):
+        b = HandBuilder(chunk, site, min_decimals)
+        try:
+            if fast:
+                try:
+                    head = site.grammar["hand_head"].match(text)
+                    n = text.count("\n", 0, head.end) + 1
+                    if head.end < len(text) and text[head.end] != "\n":
+                        raise _Slow
+                    b.walk(head)
+                    b.read_lines(chunk.lines[n:], chunk.first_line + n)
+                except (_Slow, ParseError):
+                    b = HandBuilder(chunk, site, min_decimals)
+                    b.walk(site.parse(text))
+            else:
+                b.walk(site.parse(text))
+        except (ParseError, IncompleteParseError) as e:
+            return None, [_p001(chunk, e, hid)]
+        except _Fail as e:
+            # Chips printed with decimals at a table whose stakes have none (some Winamax
+            # tournaments print 292.50 chips): read the hand again in hundredths, so that every
+            # amount stays exact.
+            if e.code == "P006" and 0 < e.needed <= MAX_DECIMALS and b.decimals < e.needed and not min_decimals:
+                min_decimals = max(2, e.needed)
+                continue
             return None, [*b.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
                                               site=chunk.site, hand_id=hid)]  # fmt: skip
-        b = HandBuilder(chunk, site, min_decimals=max(2, e.needed))
-        try:
-            b.walk(tree)
-        except _Fail as e2:
-            return None, [*b.findings, F.make(e2.code, chunk.path, e2.line, e2.col, e2.message,
-                                              site=chunk.site, hand_id=hid)]  # fmt: skip
+        break
     hand = b.build()
     if not hand.complete:
         b.findings.append(
@@ -700,6 +797,17 @@ def parse_chunk(chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
                    site=chunk.site, hand_id=hand.hand_id)  # fmt: skip
         )
     return hand, b.findings
+
+
+def _p001(chunk: Chunk, e: ParseError, hid: str | None) -> Finding:
+    line = e.line() or 1
+    col = e.column() or 1
+    expected = e.expr.name if e.expr is not None and e.expr.name else str(e.expr)
+    src = chunk.lines[line - 1] if 0 < line <= len(chunk.lines) else ""
+    return F.make("P001", chunk.path, chunk.first_line + line - 1, col,
+                  f"the {chunk.site} grammar could not read this hand: expected {expected} at line "
+                  f"{chunk.first_line + line - 1}, column {col}: {src[:100]!r}",
+                  site=chunk.site, hand_id=hid, expected=expected)  # fmt: skip
 
 
 MAX_DECIMALS = 4
