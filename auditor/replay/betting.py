@@ -364,27 +364,14 @@ class Replay:
             self._start_preflop()
         hand_over = self.not_folded() <= 1
         exp = self.expected_actor()
-        facts: dict[str, object] = {
-            "hand_over": hand_over,
-            "folded": pl.folded,
-            "all_in": pl.all_in or pl.capped,
-            "acted": pl.acted,
-            "street_bet": pl.street_bet,
-            "current_bet": self.current_bet,
-            "to_call": max(0, self.current_bet - pl.street_bet),
-            "call_to": self.call_level(pl),
-            "min_inc": self.min_inc,
-            "min_raise_to": self.min_raise_to(pl),
-            "reopened": self.reopened(pl),
-            "pl_max_to": self.pl_max_to(pl) if self.pl else None,
-            "fl_bet": self.fl_bet_size() if self.fl else None,
-            "fl_expected_to": self.fl_expected_to() if self.fl else None,
-            "fl_raises": self.raises,
-            "fl_cap_exceeded": self.fl and e.kind == "raise" and self.fl_cap_exceeded(),
-            "cap_left": self.cap_left(pl),
-        }
+        facts = self.facts(pl, e.kind)
         stack = pl.stack
         add = 0
+        if hand_over or pl.folded or ((pl.all_in or pl.capped) and e.kind in ("fold", "check")):
+            # A folded hand is dead and a finished hand takes no action: the line is recorded
+            # (B005 reports it) but changes nothing, so it does not shift the turn order.
+            self._record(i, e, pl, stack, 0, betting=True, expected=exp, facts=facts)
+            return
         if e.kind == "fold":
             pl.folded = True
         elif e.kind == "check":
@@ -418,6 +405,37 @@ class Replay:
         pl.acted = True
         self.last_actor = pl
         self._record(i, e, pl, stack, add, betting=True, expected=exp, facts=facts)
+
+    def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
+        """What the rules allow ``pl`` at this moment (the facts a Step records)."""
+        return {
+            "hand_over": self.not_folded() <= 1,
+            "folded": pl.folded,
+            "all_in": pl.all_in or pl.capped,
+            "acted": pl.acted,
+            "street_bet": pl.street_bet,
+            "current_bet": self.current_bet,
+            "to_call": max(0, self.current_bet - pl.street_bet),
+            "call_to": self.call_level(pl),
+            "min_inc": self.min_inc,
+            "min_raise_to": self.min_raise_to(pl),
+            "reopened": self.reopened(pl),
+            "pl_max_to": self.pl_max_to(pl) if self.pl else None,
+            "fl_bet": self.fl_bet_size() if self.fl else None,
+            "fl_expected_to": self.fl_expected_to() if self.fl else None,
+            "fl_raises": self.raises,
+            "fl_cap_exceeded": self.fl and kind == "raise" and self.fl_cap_exceeded(),
+            "fl_cap_reached": self.fl and self.fl_cap_exceeded(),
+            "cap_left": self.cap_left(pl),
+            "stack": pl.stack,
+        }
+
+    def next_to_act(self) -> tuple[Player, dict[str, object]] | None:
+        """After :meth:`run`: who is due to act next on the current street, and their facts."""
+        if not self.started:
+            self._start_preflop()
+        pl = self.expected_actor()
+        return None if pl is None else (pl, self.facts(pl, "raise"))
 
     def on_board(self, i: int, e: M.Board) -> None:
         if e.run != 1 or e.street not in BETTING_STREETS or e.street == self.street:

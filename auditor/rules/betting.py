@@ -180,8 +180,8 @@ def b007(t: Trace) -> Iterator[Finding]:
     for s in _wagers(t, "call"):
         e = s.event
         assert isinstance(e, M.Action)
-        if s.to_call <= 0:
-            continue
+        if s.to_call <= 0 or s.add > s.stack:
+            continue  # calling more than the stack is a table-stakes violation (S001)
         stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
         due = s.street_bet + min(s.to_call, stack)
         # calling only what the all-in opponents can match is a complete call too
