@@ -13,8 +13,8 @@ from auditor import __version__
 from auditor import findings as F
 from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
 from auditor.findings import RULES, Severity
-from auditor.profiles import PROFILES
 from auditor.pipeline import SourceError, Summary, iter_parsed
+from auditor.profiles import PROFILES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -24,12 +24,21 @@ def _parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("audit", help="audit hand histories and report findings")
     a.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
-    a.add_argument("--format", default="text", help="text (default), json or jsonl")
-    a.add_argument("--rules", default="", metavar="PROFILE",
-                   help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site profile)")
+    a.add_argument("--format", default="text", help="text (default), json, jsonl, sarif or csv")
+    a.add_argument(
+        "--rules",
+        default="",
+        metavar="PROFILE",
+        help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site profile)",
+    )
     a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
     a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
     a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse")
+    a.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="accept the findings of an earlier --format json/jsonl report (keyed by site, hand, code)",
+    )
     a.add_argument("-o", "--output", help="write the report to this file instead of standard output")
 
     pr = sub.add_parser("parse", help="write the canonical event log as tables")
@@ -59,10 +68,25 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.rules and args.rules not in PROFILES:
         print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
         return 2
+    try:
+        accepted = F.load_baseline(args.baseline) if args.baseline else set()
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"hhaudit: cannot read baseline {args.baseline}: {e}", file=sys.stderr)
+        return 2
     summary = Summary()
+    sel = F.selector(args.select, args.ignore)
+
+    def keep(f: F.Finding) -> bool:
+        if not sel(f.code):
+            return False
+        if accepted and F.baseline_key(f) in accepted:
+            summary.baselined += 1
+            return False
+        return True
+
     worst = 0
     try:
-        for _hand, fs in iter_parsed(args.paths, summary, F.selector(args.select, args.ignore), args.rules):
+        for _hand, fs in iter_parsed(args.paths, summary, keep, args.rules):
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
@@ -102,7 +126,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"{r.code} {r.name} ({r.severity})\n\n{r.doc}")
         return 0
     for r in sorted(RULES.values(), key=lambda r: r.code):
-        print(f"{r.code}  {r.name:<24} {str(r.severity):<8} {r.summary}")
+        print(f"{r.code}  {r.name:<24} {r.severity!s:<8} {r.summary}")
     return 0
 
 

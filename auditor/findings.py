@@ -144,3 +144,24 @@ def selector(select: str | Iterable[str] | None, ignore: str | Iterable[str] | N
         return not (ign and code.startswith(ign))
 
     return keep
+
+
+def load_baseline(path: str) -> set[tuple[str | None, str | None, str]]:
+    """Findings to accept, keyed by :func:`baseline_key`, from an earlier ``--format json`` or
+    ``jsonl`` report (or any JSON list of objects with ``site``, ``hand_id`` and ``code``)."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        doc = json.loads(text)
+        items = doc["findings"] if isinstance(doc, dict) else doc
+    except json.JSONDecodeError:
+        items = [json.loads(line) for line in text.splitlines() if line.strip()]
+        items = [i for i in items if "code" in i]
+    return {(i.get("site"), i.get("hand_id") or i.get("path"), i["code"]) for i in items}
+
+
+def baseline_key(f: Finding) -> tuple[str | None, str | None, str]:
+    """A finding's key in a baseline: site, hand id (the file for findings outside a hand), code."""
+    return (f.site, f.hand_id or f.path, f.code)

@@ -194,8 +194,14 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
         yield F.make("P003", path, stray_first, 1, msg, lines=stray_count)
     elif info.hands == 0:
-        yield F.make("P003", path, None, None, "the file holds no text" if info.size == 0 else
-                     "the file holds only blank lines", lines=0)
+        yield F.make(
+            "P003",
+            path,
+            None,
+            None,
+            "the file holds no text" if info.size == 0 else "the file holds only blank lines",
+            lines=0,
+        )
 
 
 def read_stream(stream: BinaryIO, path: str, size: int = -1) -> tuple[FileInfo, Iterator[Chunk | Finding]]:

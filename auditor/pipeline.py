@@ -34,6 +34,7 @@ class Summary:
     hands_failed: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
     by_site: Counter[str] = field(default_factory=Counter)
+    baselined: int = 0
     file_infos: list[FileInfo] = field(default_factory=list)
 
     @property
@@ -49,6 +50,7 @@ class Summary:
             "findings": self.findings,
             "by_code": dict(sorted(self.by_code.items())),
             "by_site": dict(sorted(self.by_site.items())),
+            "baselined": self.baselined,
         }
 
 
@@ -72,7 +74,7 @@ def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Find
 def iter_parsed(
     paths: Iterable[str],
     summary: Summary,
-    keep: Callable[[str], bool] = lambda c: True,
+    keep: Callable[[Finding], bool] = lambda f: True,
     rules: str | None = "",
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
     """Parse (and, unless ``rules`` is None, audit) every hand of ``paths``.
@@ -83,7 +85,7 @@ def iter_parsed(
     dups = DuplicateIds()
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
-            fs = [item] if keep(item.code) else []
+            fs = [item] if keep(item) else []
             for f in fs:
                 summary.by_code[f.code] += 1
             yield None, fs
@@ -99,7 +101,7 @@ def iter_parsed(
                 profile = for_hand(hand.site, rules or None)
                 trace, more = check_hand(hand, profile)
                 fs = fs + list(dups.check(hand, trace)) + more
-        fs = [f for f in fs if keep(f.code)]
+        fs = [f for f in fs if keep(f)]
         for f in fs:
             summary.by_code[f.code] += 1
         yield hand, fs
@@ -111,6 +113,7 @@ def audit(
     """Audit ``paths`` and return the summary and every finding (for small inputs and tests)."""
     summary = Summary()
     out: list[Finding] = []
-    for _hand, fs in iter_parsed(paths, summary, F.selector(select, ignore), rules):
+    sel = F.selector(select, ignore)
+    for _hand, fs in iter_parsed(paths, summary, lambda f: sel(f.code), rules):
         out.extend(fs)
     return summary, out

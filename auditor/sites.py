@@ -166,7 +166,8 @@ def to_minor(text: str, decimals: int) -> int:
     frac = frac.rstrip("0")
     if len(frac) > decimals:
         raise AmountError(f"{text!r} has more than {decimals} decimal places", needed=len(frac))
-    value = int(whole or "0") * 10**decimals + (int(frac.ljust(decimals, "0")) if decimals else 0)
+    scale: int = 10**decimals
+    value = int(whole or "0") * scale + (int(frac.ljust(decimals, "0")) if decimals else 0)
     return -value if neg else value
 
 
@@ -586,10 +587,7 @@ class HandBuilder:
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         rest = g.get("rest") or ""
-        won = tuple(
-            self.amt(m.group(1))
-            for m in self.site.won_re.finditer(rest)
-        )
+        won = tuple(self.amt(m.group(1)) for m in self.site.won_re.finditer(rest))
         m = re.search(r"(?:showed|mucked) \[([^\]]*)\]", rest)
         self.add(M.SeatResult, seat=int(g["seat"]), player=g["player"], text=(g.get("roles") or "") + " " + rest,
                  won=won, cards=cards_of(m.group(1)) if m else ())  # fmt: skip
@@ -755,9 +753,15 @@ def parse_chunk(chunk: Chunk, fast: bool = True) -> tuple[M.Hand | None, list[Fi
     hid = _quick_id(chunk.lines[0] if chunk.lines else "")
     if chunk.overflow:
         return None, [
-            F.make("P001", chunk.path, chunk.first_line, 1,
-                   f"hand is longer than the {len(chunk.lines)}-line limit; it was not read",
-                   site=chunk.site, hand_id=hid)  # fmt: skip
+            F.make(
+                "P001",
+                chunk.path,
+                chunk.first_line,
+                1,
+                f"hand is longer than the {len(chunk.lines)}-line limit; it was not read",
+                site=chunk.site,
+                hand_id=hid,
+            )
         ]
     text = chunk.text
     min_decimals = 0
@@ -792,9 +796,15 @@ def parse_chunk(chunk: Chunk, fast: bool = True) -> tuple[M.Hand | None, list[Fi
     hand = b.build()
     if not hand.complete:
         b.findings.append(
-            F.make("P005", chunk.path, hand.last_line, 1,
-                   "the hand ends before its summary: the export is cut short",
-                   site=chunk.site, hand_id=hand.hand_id)  # fmt: skip
+            F.make(
+                "P005",
+                chunk.path,
+                hand.last_line,
+                1,
+                "the hand ends before its summary: the export is cut short",
+                site=chunk.site,
+                hand_id=hand.hand_id,
+            )
         )
     return hand, b.findings
 

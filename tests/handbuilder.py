@@ -83,7 +83,9 @@ class HandBuilder:
         return " and is all-in" if p.stack <= 0 else ""
 
     # -- posts -----------------------------------------------------------------------------
-    def post_blinds(self, sb: str | None = None, bb: str | None = None, straddle: tuple[str, int] | None = None) -> None:
+    def post_blinds(
+        self, sb: str | None = None, bb: str | None = None, straddle: tuple[str, int] | None = None
+    ) -> None:
         """Post antes, the blinds (by default the two players after the button) and a straddle."""
         names = [n for n, _ in self.players]
         button = self.button or names[-1]
@@ -98,7 +100,9 @@ class HandBuilder:
                 p = self._ps[n]
                 p.stack -= self.ante
                 self._total += self.ante
-                self.lines.append(f"{n}: posts the ante {self._m(self.ante)}" + (" and is all-in" if p.stack <= 0 else ""))
+                self.lines.append(
+                    f"{n}: posts the ante {self._m(self.ante)}" + (" and is all-in" if p.stack <= 0 else "")
+                )
         for who, amount, kind in ((sb, self.blinds[0], "small blind"), (bb, self.blinds[1], "big blind")):
             p = self._ps[who]
             amount = min(amount, p.stack)
@@ -162,7 +166,7 @@ class HandBuilder:
         i = names.index(button)
         if len(names) == 2:
             self.call(button)
-            self.check([n for n in names if n != button][0])
+            self.check(next(n for n in names if n != button))
             return
         ring = names[i + 1 :] + names[: i + 1]
         for n in ring[2:] + ring[:1]:

@@ -98,3 +98,45 @@ def test_parse_writes_parquet_and_jsonl(tmp_path: Path) -> None:
     rows = [json.loads(r) for r in (tmp_path / "js" / "events.jsonl").read_text().splitlines()]
     assert len(rows) == events.height
     assert rows[0]["hand_no"] == 0 and rows[0]["type"] == events["type"][0]
+
+
+def test_sarif_csv_and_baseline(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    text = (PS / "cash_nlhe_basic.txt").read_text()
+    # an illegal check facing a raise (B006), and a player named like a spreadsheet formula
+    bad.write_text(text.replace("dave: calls $0.20", "dave: checks").replace("bob", "=HYPERLINK(1)"))
+    sarif = json.loads(run("audit", str(bad), "--format", "sarif").stdout)
+    run0 = sarif["runs"][0]
+    assert sarif["version"] == "2.1.0"
+    assert {r["id"] for r in run0["tool"]["driver"]["rules"]} >= {"P001", "B001", "S001", "H001"}
+    res = run0["results"]
+    assert res[0]["ruleId"] == "B006"
+    assert res[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 14
+    assert run0["properties"]["summary"]["hands_seen"] == 1
+
+    rows = run("audit", str(bad), "--format", "csv").stdout.decode().splitlines()
+    assert rows[0] == "code,name,severity,site,hand_id,path,line,column,message"
+    assert rows[1].startswith("B006,impossible-action,error,pokerstars,250000000001,")
+    import csv as _csv
+
+    from auditor.output.csv_out import safe
+
+    assert safe("=HYPERLINK(1)") == "'=HYPERLINK(1)" and safe("-1") == "'-1" and safe("\tx") == "'\tx"
+    assert safe("bob") == "bob"
+    for row in _csv.reader(rows[1:]):
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row)
+
+    base = tmp_path / "base.json"
+    base.write_text(run("audit", str(bad), "--format", "json").stdout.decode())
+    r = run("audit", str(bad), "--baseline", str(base), "--format", "json")
+    assert r.returncode == 0
+    s = json.loads(r.stdout)["summary"]
+    assert s["findings"] == 0 and s["baselined"] >= 1
+
+
+def test_rules_profile_option_and_rule_docs(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["rules", "B001"]) == 0
+    doc = capsys.readouterr().out
+    assert "illegal-reraise" in doc and "Example" in doc
+    assert run("audit", str(PS), "--rules", "wsop-live").returncode == 0
+    assert run("audit", str(PS), "--rules", "nonsense").returncode == 2

@@ -71,7 +71,7 @@ def test_invalid_utf8_in_the_first_block_falls_back_to_cp1252() -> None:
 
 def test_cp1252_undefined_byte_is_p004() -> None:
     data = EURO.encode("cp1252").replace(b"kim", b"k\x81m", 1)
-    chunks, findings, enc = split(data)
+    _chunks, findings, enc = split(data)
     assert enc == "cp1252"
     assert [(f.code, f.line, f.column) for f in findings] == [("P004", 3, 10)]
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from itertools import zip_longest
+from itertools import pairwise, zip_longest
 from pathlib import Path
 
 import pytest
@@ -164,7 +164,7 @@ def m_b003(c: Clean) -> Iterator[Mutant]:
 def m_b004(c: Clean) -> Iterator[Mutant]:
     """Two folds by different players, one after the other: swap them."""
     steps = c.trace.steps
-    for a, b in zip(steps, steps[1:], strict=False):
+    for a, b in pairwise(steps):
         ea, eb = a.event, b.event
         if (
             isinstance(ea, M.Action) and isinstance(eb, M.Action) and ea.kind == eb.kind == "fold"
@@ -262,9 +262,10 @@ def m_s001(c: Clean) -> Iterator[Mutant]:
         new_stack = pl.committed - 1
         lines = list(c.lines)
         i = c.rel(seat.line)
-        lines[i] = re.sub(
-            r"\((?:[^()]*?)(\d[\d,.]*)(€?)( in chips)?", lambda m: m.group(0).replace(
-                m.group(1), amount_text(h, new_stack).lstrip("$€£").rstrip("€"), 1), lines[i], count=1)  # fmt: skip
+        digits = amount_text(h, new_stack).lstrip("$€£").rstrip("€")
+        m = re.search(r"\((?:[^()]*?)(\d[\d,.]*)", lines[i])
+        assert m is not None
+        lines[i] = lines[i][: m.start(1)] + digits + lines[i][m.end(1) :]
         yield Mutant(lines, "S001", c.rel(last.event.line) + 1)
 
 

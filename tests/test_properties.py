@@ -90,7 +90,7 @@ def mutated_hand(draw: st.DrawFn) -> str:
 @given(st.lists(mutated_hand(), min_size=1, max_size=3))
 def test_mutated_real_hands_end_as_hands_or_findings(hands: list[str]) -> None:
     data = "\n\n".join(hands).encode("utf-8", errors="surrogatepass")
-    seen, parsed, failed, findings = read_all(data)
+    seen, parsed, failed, _findings = read_all(data)
     assert seen == parsed + failed
 
 

@@ -16,12 +16,14 @@ class Formatter(Protocol):
 
 
 def formatter(name: str, out: TextIO) -> Formatter:
-    from auditor.output import json_out, text
+    from auditor.output import csv_out, json_out, sarif, text
 
     table: dict[str, type] = {
         "text": text.TextFormatter,
         "json": json_out.JsonFormatter,
         "jsonl": json_out.JsonlFormatter,
+        "sarif": sarif.SarifFormatter,
+        "csv": csv_out.CsvFormatter,
     }
     try:
         return table[name](out)  # type: ignore[no-any-return]
@@ -29,4 +31,4 @@ def formatter(name: str, out: TextIO) -> Formatter:
         raise ValueError(f"unknown format {name!r}; choose from {', '.join(table)}") from None
 
 
-FORMATS = ("text", "json", "jsonl")
+FORMATS = ("text", "json", "jsonl", "sarif", "csv")

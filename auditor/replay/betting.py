@@ -215,7 +215,7 @@ class Replay:
         if self.not_folded() <= 1 or not self.order:
             return None
         start = self.last_actor.seat if self.last_actor is not None else self.anchor_seat
-        ring = sorted(self.order, key=lambda pl: ((pl.seat - start - 1) % 1000))
+        ring = sorted(self.order, key=lambda pl: (pl.seat - start - 1) % 1000)
         for pl in ring:
             if self.needs_to_act(pl):
                 return pl

@@ -35,7 +35,9 @@ def b001(t: Trace) -> Iterator[Finding]:
         e = s.event
         assert isinstance(e, M.Action)
         facing = s.current_bet - s.street_bet
-        need = f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
+        need = (
+            f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
+        )
         yield finding(
             h, t.profile, "B001", e.line, e.col,
             f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "

@@ -102,7 +102,13 @@ def h003(t: Trace) -> Iterator[Finding]:
         names.setdefault(s.player, s.seat)
         if h.max_seats and s.seat > h.max_seats:
             yield finding(h, t.profile, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
-    if h.button is not None and seats and h.button not in seats and not h.is_tournament and not t.profile.dead_button_cash:
+    if (
+        h.button is not None
+        and seats
+        and h.button not in seats
+        and not h.is_tournament
+        and not t.profile.dead_button_cash
+    ):
         yield finding(h, t.profile, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}")
     reported: set[str] = set()
     for st in t.steps:
