@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
     a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
-    a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse")
+    a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse: info, warning, error (default) or none")
     a.add_argument(
         "--baseline",
         metavar="FILE",
@@ -55,7 +55,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from auditor.output import formatter
 
     try:
-        fail_on = Severity.parse(args.fail_on)
+        fail_on = None if args.fail_on.lower() == "none" else Severity.parse(args.fail_on)
     except ValueError as e:
         print(f"hhaudit: {e}", file=sys.stderr)
         return 2
@@ -96,7 +96,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     fmt.close(summary)
     if out is not sys.stdout:
         out.close()
-    return 1 if worst >= int(fail_on) else 0
+    return 1 if fail_on is not None and worst >= int(fail_on) else 0
 
 
 def cmd_parse(args: argparse.Namespace) -> int:

@@ -28,7 +28,9 @@ BLOCK = 1 << 20
 SNIFF = 1 << 16
 MAX_HAND_LINES = 5000
 HH_SUFFIXES = (".txt", ".log", ".hh", "")
-SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".md", ".py", ".ts", ".htm", ".html", ".eml", ".xml")
+# Files that other tools keep next to hand histories (fpdb sidecars, golden files, notes, code).
+# Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
+SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".md", ".py", ".ts", ".pyc", ".parquet")
 
 # One pattern per supported site; a line matching one of them starts a new hand.
 # Kept in one place so that detection and the grammars agree on what a header is.
@@ -210,7 +212,7 @@ def read_stream(stream: BinaryIO, path: str, size: int = -1) -> tuple[FileInfo, 
     return info, split_hands(iter_lines(stream, path, info), path, info)
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+def expand_paths(paths: Iterable[str], skipped: list[str] | None = None) -> Iterator[str]:
     """Files named, and files under directories named (recursively, sorted), ``-`` for stdin.
 
     Under a directory, files whose suffix marks them as another tool's sidecar (``.hp``, ``.json``
@@ -224,6 +226,8 @@ def expand_paths(paths: Iterable[str]) -> Iterator[str]:
             dirs.sort()
             for name in sorted(files):
                 if name.lower().endswith(SKIP_SUFFIXES) or name.startswith("."):
+                    if skipped is not None:
+                        skipped.append(os.path.join(root, name))
                     continue
                 yield os.path.join(root, name)
 

@@ -35,6 +35,7 @@ class Summary:
     by_code: Counter[str] = field(default_factory=Counter)
     by_site: Counter[str] = field(default_factory=Counter)
     baselined: int = 0
+    files_skipped: int = 0
     file_infos: list[FileInfo] = field(default_factory=list)
 
     @property
@@ -44,6 +45,7 @@ class Summary:
     def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files,
+            "files_skipped": self.files_skipped,
             "hands_seen": self.hands_seen,
             "hands_parsed": self.hands_parsed,
             "hands_failed": self.hands_failed,
@@ -56,7 +58,9 @@ class Summary:
 
 def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Finding]:
     """Every hand chunk and reading finding of every source, in order."""
-    for path in expand_paths(paths):
+    skipped: list[str] = []
+    for path in expand_paths(paths, skipped):
+        summary.files_skipped = len(skipped)
         try:
             stream, size = open_source(path)
         except OSError as e:
@@ -69,6 +73,7 @@ def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Find
         finally:
             if path != "-":
                 stream.close()
+    summary.files_skipped = len(skipped)
 
 
 def iter_parsed(

@@ -95,11 +95,12 @@ _ROBERTS = {
     "H": "Robert's Rules of Poker v11, Irregularities",
 }
 _PS = {
-    "B001": "PokerStars help 'All-in raise for less than the current raise' (TDA 2026 Rule 49-A)",
-    "B002": "PokerStars help 'Poker: rules for side pots and betting' (TDA 2026 Rule 45-A)",
-    "B003": "PokerStars help 'Poker: rules for side pots and betting'",
-    "B008": "PokerStars help 'Poker: rules for side pots and betting' (pot limit)",
-    "S": "PokerStars help: 'you can only bet the money or chips you had when the hand started'",
+    "B001": "TDA 2026 Rule 49-A (2024: 47-A); PokerStars help 'All-in raise for less than the current raise'",
+    "B002": "TDA 2026 Rule 45-A (2024: 43-A); PokerStars help 'Poker: rules for side pots and betting'",
+    "B003": "TDA 2026 Rule 45-A (2024: 43-A); PokerStars help 'Poker: rules for side pots and betting'",
+    "B008": "PokerStars help 'Poker: rules for side pots and betting' (pot limit); TDA 2026 Rule 56-B (2024: 54-B)",
+    "S": "PokerStars help 'you can only bet the money or chips you had when the hand started'; "
+    "WSOP Live Action Rule 64",
 }
 
 PROFILES: dict[str, Profile] = {

@@ -18,7 +18,8 @@ Seat + Post        players in seat order clockwise from the seat after the butto
                    "post bet" of a player who just sat down) for a further, out-of-position big
                    blind; ``min_bet`` = the big blind of the header.  Antes, blinds, bet
                    collection and card burning are pokerkit automations.
-(hole cards)       ``deal_hole('??')`` until nobody is owed a card (the cards do not matter here)
+(hole cards)       ``deal_hole(cards, i)``: the cards shown or dealt in the hand, else unused ones
+                   (pokerkit turns all-in hands face up before a run-out: unknown cards would not do)
 Action fold        ``fold()``
 Action check       ``check_or_call()`` when ``checking_or_calling_amount == 0``
 Action call        ``check_or_call()`` when the amount is > 0 and takes the player to ``to``
@@ -78,7 +79,6 @@ AUTOMATIONS = (
     pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
     pokerkit.Automation.CARD_BURNING,
     pokerkit.Automation.RUNOUT_COUNT_SELECTION,  # all-in: one run-out (run-it-twice hands are not comparable)
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,  # all-in: cards face up before the run-out
 )
 
 # ------------------------------------------------------------------------------------------------
@@ -237,7 +237,28 @@ def build_table(hand: M.Hand) -> Table:
     return Table(players, index, antes, blinds, stacks, bb)
 
 
-def new_state(t: Table) -> Any:
+RANKS, SUITS = "23456789TJQKA", "cdhs"
+DECK = tuple(r + u for r in RANKS for u in SUITS)
+
+
+def hole_cards(hand: M.Hand, t: Table) -> list[str]:
+    """Two distinct cards per player: those the hand shows, else unused ones (pokerkit shows all-in hands
+    face up before the run-out, and it cannot show unknown cards)."""
+    known: dict[str, tuple[str, ...]] = {}
+    used: set[str] = set()
+    for e in hand.events:
+        if isinstance(e, M.Board):
+            used.update(e.cards)
+    for e in hand.events:
+        if isinstance(e, M.HoleCards | M.Show) and e.player in t.index and len(e.cards) == 2:
+            if e.player not in known and not (set(e.cards) & used) and set(e.cards) <= set(DECK):
+                known[e.player] = e.cards
+                used.update(e.cards)
+    spare = iter(c for c in DECK if c not in used)
+    return ["".join(known.get(p) or (next(spare), next(spare))) for p in t.players]
+
+
+def new_state(hand: M.Hand, t: Table) -> Any:
     state = pokerkit.NoLimitTexasHoldem.create_state(
         AUTOMATIONS,
         False,  # no ante trimming: antes may differ per player (big blind ante)
@@ -248,8 +269,8 @@ def new_state(t: Table) -> Any:
         len(t.players),
         mode=pokerkit.Mode.CASH_GAME,  # a fold with nothing to call is legal (a warning), RULES §4-B
     )
-    while state.can_deal_hole():
-        state.deal_hole("??")
+    for i, cards in enumerate(hole_cards(hand, t)):
+        state.deal_hole(cards, i)
     return state
 
 
@@ -283,7 +304,9 @@ def pokerkit_verdict(state: Any, t: Table, e: M.Action) -> tuple[str | None, str
     owed = state.checking_or_calling_amount
     top = max(state.bets)
     if e.kind == "fold":
-        err = _error(state.verify_folding)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "no reason to fold" (cash-game mode): legal, see apply_action
+            err = _error(state.verify_folding)
         return ("fold refused", err) if err else (None, None)
     if e.kind == "check":
         if owed:
@@ -328,6 +351,14 @@ def apply_action(state: Any, e: M.Action) -> list[str]:
     return [str(w.message) for w in caught]
 
 
+def expose_all_in_hands(state: Any) -> None:
+    """All-in before the river: pokerkit turns the hands face up before the run-out.
+
+    """
+    while state.showdown_indices and state.street is not None and state.can_show_or_muck_hole_cards(True):
+        state.show_or_muck_hole_cards(True)
+
+
 # ------------------------------------------------------------------------------------------------
 # One hand
 # ------------------------------------------------------------------------------------------------
@@ -346,7 +377,7 @@ def compare_hand(hand: M.Hand) -> HandResult:
     if why is None:
         try:
             table = build_table(hand)
-            state = new_state(table)
+            state = new_state(hand, table)
         except NotComparable as e:
             why = str(e)
         except ValueError as e:  # pokerkit refused the set-up
@@ -393,6 +424,7 @@ def compare_hand(hand: M.Hand) -> HandResult:
                 continue
             text = f"{e.street} [{' '.join(e.cards)}]"
             kind = msg = None
+            expose_all_in_hands(state)
             if state.actor_index is not None:
                 kind, msg = "street dealt early", f"{table.players[state.actor_index]} still had to act"
             else:

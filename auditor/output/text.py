@@ -21,7 +21,8 @@ class TextFormatter:
 
     def close(self, s: Summary) -> None:
         codes = ", ".join(f"{k} {v}" for k, v in sorted(s.by_code.items())) or "none"
+        skipped = f" ({s.files_skipped} sidecar file(s) skipped)" if s.files_skipped else ""
         self.out.write(
-            f"{s.files} file(s), {s.hands_seen} hands seen, {s.hands_parsed} parsed, "
+            f"{s.files} file(s){skipped}, {s.hands_seen} hands seen, {s.hands_parsed} parsed, "
             f"{s.hands_failed} failed; {s.findings} finding(s): {codes}\n"
         )

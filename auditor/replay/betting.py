@@ -251,9 +251,11 @@ class Replay:
             return pot
         sb_nominal = self.h.small_blind or self.bb // 2
         if self.p.pl_preflop_blinds == "assume_full":
+            # TDA 54-B: a dead (missing) or short blind is counted at its full size
             for pl, nominal in ((self.sb_player, sb_nominal), (self.bb_player, self.bb)):
-                if pl is not None and pl.live_total < nominal:
-                    pot += nominal - pl.live_total
+                have = pl.live_total if pl is not None else 0
+                if have < nominal:
+                    pot += nominal - have
             return pot
         # sb_as_bb: the small blind counts as a big blind until the big blind has acted
         if self.sb_player is not None and self.bb_player is not None and not self.bb_player.acted:
