@@ -33,7 +33,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
     a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
-    a.add_argument("--fail-on", default="error", help="exit 1 when a finding has this severity or worse: info, warning, error (default) or none")
+    a.add_argument(
+        "--fail-on",
+        default="error",
+        help="exit 1 when a finding has this severity or worse: info, warning, error (default) or none",
+    )
     a.add_argument(
         "--baseline",
         metavar="FILE",

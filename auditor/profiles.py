@@ -28,6 +28,17 @@ class Profile:
     fl_headsup: FlHeadsUp = "none"
     dead_button_cash: bool = True  # may the button sit on an empty seat in a cash game
     prints_all_in: bool = True  # the site marks every all-in ("and is all-in")
+    prints_uncalled: bool = True  # the site prints "Uncalled bet (X) returned to Y"
+    pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
+    drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
+    total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees (Winamax)
+    # how rake and fees are taken from several pots when the site does not print each pot:
+    # "main_first", or "unknown" (awards are checked within bounds; GGPoker hands show both fees
+    # from the main pot only and rake from main with the jackpot pro rata)
+    rake_allocation: Literal["main_first", "unknown"] = "unknown"
+    no_flop_no_drop: bool = False  # no rake when the hand ends before the flop
+    hilo_identical_even: bool = False  # the same hands win high and low: split the whole pot evenly
+    odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
     citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, code: str) -> str:
@@ -107,16 +118,18 @@ PROFILES: dict[str, Profile] = {
     "tda": Profile("tda", "Poker TDA 2026 Rules", pl_preflop_blinds="assume_full",
                    fl_headsup="tournament_headsup_only", citations=_TDA),
     "wsop-live": Profile("wsop-live", "2026 WSOP Live Action Rules", pl_preflop_blinds="sb_as_bb",
-                         fl_cap_raises=4, fl_headsup="round_starts_headsup", citations=_WSOP_LIVE),
+                         fl_cap_raises=4, fl_headsup="round_starts_headsup", hilo_identical_even=True,
+                         citations=_WSOP_LIVE),
     "wsop-tournament": Profile("wsop-tournament", "2026 WSOP Tournament Rules", fl_cap_raises=4,
-                               fl_headsup="tournament_headsup_only", citations=_WSOP_T),
+                               fl_headsup="tournament_headsup_only", hilo_identical_even=True, citations=_WSOP_T),
     "roberts": Profile("roberts", "Robert's Rules of Poker v11", fl_cap_raises=3,
-                       fl_headsup="becomes_headsup_before_cap", citations=_ROBERTS),
+                       fl_headsup="becomes_headsup_before_cap", hilo_identical_even=True, citations=_ROBERTS),
     "pokerstars": Profile("pokerstars", "PokerStars rules", fl_cap_raises=3,
-                          fl_headsup="becomes_headsup_before_cap", citations={**_TDA, **_PS}),
+                          fl_headsup="becomes_headsup_before_cap", pot_boundaries="allin_boundaries",
+                          no_flop_no_drop=True, citations={**_TDA, **_PS}),
     "ggpoker": Profile("ggpoker", "GGPoker rules", citations={**_TDA}),
     "winamax": Profile("winamax", "Winamax rules", fl_cap_raises=3, fl_headsup="becomes_headsup_before_cap",
-                       citations={**_TDA}),
+                       prints_uncalled=False, total_net_of_rake=True, citations={**_TDA}),
 }  # fmt: skip
 
 

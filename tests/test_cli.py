@@ -40,7 +40,7 @@ def test_audit_json_contract(tmp_path: Path) -> None:
     # without --select, the same input also has the copied hand's duplicate id and the fold out of
     # turn that the unreadable bet leaves behind
     full = json.loads(run("audit", str(PS), str(bad), "--format", "json").stdout)["summary"]["by_code"]
-    assert full == {"B004": 1, "H001": 1, "P001": 1, "P002": 1}
+    assert full == {"A001": 1, "A010": 1, "B004": 1, "H001": 1, "P001": 1, "P002": 1}
 
 
 def test_exit_codes_and_fail_on(tmp_path: Path) -> None:

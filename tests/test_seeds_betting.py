@@ -136,7 +136,8 @@ def test_seed000_player_yet_to_act_may_go_allin_for_less_than_the_minimum() -> N
     hb.allin("C")
     assert hb.lines[hb.line_of("C: raises") - 1] == "C: raises $6 to $20 and is all-in"
     s = hb.step("C: raises")
-    assert s.min_raise_to == usd(24)
+    assert (s.current_bet, s.min_inc) == (usd(14), usd(10))
+    assert s.min_raise_to == usd(20)  # $14 + $10 = $24, capped at what C has: all-in for less is a legal raise
     for rules in (None, "tda", "wsop-live"):
         assert bs(hb, rules) == [], rules
 
@@ -228,16 +229,15 @@ def test_seed000_table_stakes_no_chips_from_the_pocket() -> None:
     front of you on the table at the start of the hand.  You cannot take money out of your
     pocket ..." and Mistake 3 "Adding chips from your pocket mid-hand": "What is on the table is
     all you can bet with.  If you are all-in for $80 ... even if he bet $400."  Ann has $80 and
-    faces Bob's $400 bet: calling $400 takes chips she does not have (TABLE_STAKES, and the call
-    is not the $80 all-in call: WRONG_CALL_AMOUNT, RULES.md §4-B CALL/PUT); calling $80 all-in is
-    the legal call."""
+    faces Bob's $400 bet: calling $400 takes chips she does not have (TABLE_STAKES; B007 leaves a
+    call above the stack to S001); calling $80 all-in is the legal call."""
     hb = cash_flop([("Bob", 1000), ("Ann", 80)])
     hb.bet("Bob", 400)
     hb.raw("Ann: calls $400")
     s = hb.step("Ann: calls")
     assert (s.stack, s.to_call) == (usd(80), usd(400))
     line = hb.line_of("Ann: calls")
-    assert bs(hb) == [("B007", line), ("S001", line)]
+    assert bs(hb) == [("S001", line)]
     f = next(f for f in hb.audit() if f.code == "S001")
     assert "$400.00" in f.message and "$80.00" in f.message
 
@@ -250,9 +250,7 @@ def test_seed000_table_stakes_no_chips_from_the_pocket() -> None:
 
 # =============================================================================== seed 001
 def seed001_hand(blinds: tuple[int, int] = (4, 8)) -> HandBuilder:
-    hb = HandBuilder(
-        blinds=blinds, players=[("SB", BIG), ("BB", BIG), ("UTG", BIG), ("BTN", BIG)], tournament=True
-    )
+    hb = HandBuilder(blinds=blinds, players=[("SB", BIG), ("BB", BIG), ("UTG", BIG), ("BTN", BIG)], tournament=True)
     hb.post_blinds()
     return hb
 
@@ -472,7 +470,7 @@ def test_seed002_table_does_the_allin_reopen(b_allin: int, full_raise: bool, reo
     hb.call("D")
     hb.raise_to("A", b_allin + 10)
     a = hb.step("A: raises")
-    assert a.acted_before
+    assert a.acted_before is not full_raise  # a full raise re-opens the round for everybody
     assert a.to_call == usd(b_allin - 10)
     assert a.reopened is reopens
     assert (a.to_call >= a.min_inc) is full_raise
@@ -516,17 +514,20 @@ def test_seed002_table_cumulative_short_allins(b_allin: int, c_allin: int, total
 
 
 @pytest.mark.parametrize(
-    ("situation", "allins", "raiser", "reopens"),
+    ("situation", "allins", "raiser", "acted", "reopens"),
     [
-        ("one all-in < full raise", (14,), "A", False),
-        ("one all-in >= full raise", (20,), "A", True),
-        ("several short all-ins, total < full raise", (14, 18), "A", False),
-        ("several short all-ins, total >= full raise", (14, 21), "A", True),
-        ("player who has not acted yet", (14, 18), "D", True),
+        ("one all-in < full raise", (14,), "A", True, False),
+        # a full raise re-opens the round: A counts as not having acted since
+        ("one all-in >= full raise", (20,), "A", False, True),
+        ("several short all-ins, total < full raise", (14, 18), "A", True, False),
+        ("several short all-ins, total >= full raise", (14, 21), "A", True, True),
+        ("player who has not acted yet", (14, 18), "D", False, True),
     ],
     ids=["single-short", "single-full", "several-short", "several-full", "not-yet-acted"],
 )
-def test_seed002_quick_decision_guide(situation: str, allins: tuple[int, ...], raiser: str, reopens: bool) -> None:
+def test_seed002_quick_decision_guide(
+    situation: str, allins: tuple[int, ...], raiser: str, acted: bool, reopens: bool
+) -> None:
     """Seed 002, "Quick decision guide — does this all-in reopen the betting?": "One all-in < full
     raise | No — only call or fold"; "One all-in >= full raise | Yes — everyone can re-raise";
     "Several short all-ins, total < full raise | No"; "Several short all-ins, total >= full raise |
@@ -540,7 +541,7 @@ def test_seed002_quick_decision_guide(situation: str, allins: tuple[int, ...], r
     hb.raise_to(raiser, top + 10)
     s = hb.step(f"{raiser}: raises")
     assert s.expected == raiser
-    assert s.acted_before is (raiser == "A"), situation
+    assert s.acted_before is acted, situation
     assert s.reopened is reopens, situation
     assert s.min_raise_to == usd(top + 10), situation
     assert bs(hb) == ([] if reopens else [("B001", hb.line_of(f"{raiser}: raises"))]), situation

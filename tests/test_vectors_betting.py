@@ -1,4 +1,5 @@
-"""The betting-legality vectors of RULES.md §8 (V01-V21 and V50), one test per vector.
+"""The betting-legality vectors of RULES.md §8 (V01-V21 and V50), one test per vector (V18 has
+two more, for the two examples of TDA 2024 Rule 54-B: a short big blind and a dead small blind).
 
 Each test builds the vector's hand with :class:`tests.handbuilder.HandBuilder`, checks the facts the
 replay records at the decisive action (``min_raise_to``, ``reopened``, ``to_call``, ``call_to``,
@@ -15,8 +16,6 @@ particular rule book is also checked under that book's profile.
 from __future__ import annotations
 
 import re
-
-import pytest
 
 from auditor.findings import Finding
 from auditor.replay.betting import Step
@@ -53,10 +52,10 @@ def step_at(hb: HandBuilder, line: int, rules: str | None = None) -> Step:
     return next(s for s in trace.steps if s.event.line == line)
 
 
-def flop_hand(players: list[tuple[str, int]], blinds: tuple[int, int] = (1, 2), **kw: object) -> HandBuilder:
+def flop_hand(players: list[tuple[str, int]], blinds: tuple[int, int] = (1, 2)) -> HandBuilder:
     """A tournament hand limped to the flop: stacks are the stacks *on the flop* (the big blind is
     added back, since ``preflop_limp`` takes it from everyone).  The first player acts first."""
-    hb = HandBuilder(blinds=blinds, players=[(n, s + blinds[1]) for n, s in players], tournament=True, **kw)  # type: ignore[arg-type]
+    hb = HandBuilder(blinds=blinds, players=[(n, s + blinds[1]) for n, s in players], tournament=True)
     hb.preflop_limp()
     hb.flop()
     return hb
@@ -360,9 +359,7 @@ def test_v09_tda_addendum_47_example_1() -> None:
 
 # --------------------------------------------------------------------------------------- V10
 def v10(f_to: int) -> HandBuilder:
-    hb = flop_hand(
-        [("A", BIG), ("B", 500), ("C", 650), ("D", 800), ("E", BIG), ("F", BIG)], blinds=(50, 100)
-    )
+    hb = flop_hand([("A", BIG), ("B", 500), ("C", 650), ("D", 800), ("E", BIG), ("F", BIG)], blinds=(50, 100))
     hb.bet("A", 300)
     hb.allin("B")
     hb.allin("C")
@@ -506,9 +503,7 @@ def test_v13_raise_then_short_allin_reopens_for_bettor_not_for_raiser() -> None:
 
 # --------------------------------------------------------------------------------------- V14
 def v14() -> HandBuilder:
-    hb = HandBuilder(
-        blinds=(50, 100), players=[("SB", BIG), ("BB", 60), ("UTG", BIG), ("BTN", BIG)], tournament=True
-    )
+    hb = HandBuilder(blinds=(50, 100), players=[("SB", BIG), ("BB", 60), ("UTG", BIG), ("BTN", BIG)], tournament=True)
     hb.post_blinds()
     return hb
 
@@ -629,9 +624,7 @@ def test_v16_heads_up_button_acts_first_preflop_last_after() -> None:
 
 # --------------------------------------------------------------------------------------- V17
 def v17() -> HandBuilder:
-    hb = HandBuilder(
-        blinds=(1, 2), players=[("SB", 200), ("BB", 200), ("UTG", 200), ("HJ", 200), ("BTN", 200)]
-    )
+    hb = HandBuilder(blinds=(1, 2), players=[("SB", 200), ("BB", 200), ("UTG", 200), ("HJ", 200), ("BTN", 200)])
     hb.post_blinds(straddle=("UTG", 4))
     return hb
 
@@ -677,12 +670,22 @@ def test_v17_live_straddle_sets_order_and_minimum_raise() -> None:
         assert bs(early, rules) == [("B011", early.line_of("*** FLOP ***"))], rules
     assert only(early, "B011").data["pending"] == ["UTG"]
 
+    # the straddle raises the pre-flop level only: on the flop the minimum bet is the big blind
+    # (RULES.md §2.2; [WSOP-LA26] 174)
+    for amount, codes in ((2, []), (1, ["B003"])):
+        post = v17()
+        for n in ("HJ", "BTN", "SB", "BB"):
+            post.call(n)
+        post.check("UTG")
+        post.flop()
+        post.bet("SB", amount)
+        assert post.step("SB: bets").min_bet == 2 * CENT
+        assert [c for c, _ in bs(post)] == codes, amount
+
 
 # --------------------------------------------------------------------------------------- V18
 def v18_flop(b_to: int) -> HandBuilder:
-    hb = HandBuilder(
-        blinds=(25, 50), players=[("A", 1000), ("B", 1000)], button="B", structure="PL", tournament=True
-    )
+    hb = HandBuilder(blinds=(25, 50), players=[("A", 1000), ("B", 1000)], button="B", structure="PL", tournament=True)
     hb.preflop_limp()  # pot 100
     hb.flop()
     hb.bet("A", 50)
@@ -756,20 +759,15 @@ def plo_dead_sb(utg_to: int) -> HandBuilder:
     return hb
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="replay bug: Replay.pot_for_pl() under pl_preflop_blinds='assume_full' only tops up a small "
-    "blind that was posted short (sb_player is None when no small blind was posted), so a dead small "
-    "blind is not assumed: PLO 100-200 with a dead SB gives pl_max_to 600, TDA 2024 54-B Ex. 1 says 700",
-)
 def test_v18_pot_limit_preflop_dead_small_blind_assume_full_blinds() -> None:
     """V18 / [TDA24] 54-B Ex. 1: PLO 100-200, dead small blind, the BB posts 200: with "assume full
     blinds" (tda profile) the pot-limit bet for the first player to act is 700."""
     hb = plo_dead_sb(700)
     s = hb.step("UTG: raises", "tda")
-    assert s.expected == "UTG"
-    assert s.pl_max_to == 700
+    assert (s.expected, s.current_bet, s.to_call, s.pl_max_to) == ("UTG", 200, 200, 700)
     assert bs(hb, "tda") == []
+    over = plo_dead_sb(701)
+    assert bs(over, "tda") == [("B008", over.line_of("UTG: raises"))]
 
 
 # --------------------------------------------------------------------------------------- V19
@@ -792,6 +790,7 @@ def test_v19_fixed_limit_half_bet_rule() -> None:
     it counts as a full bet).  A bets 20, B all-in 25, C completes to 40 (legal), A then raises to
     60 (legal).  A bets 20, B all-in 25, C calls, A raises → RAISE_NOT_REOPENED.
     [RRP] B&R 6; [WSOP-LA26] 133; [TDA24] 47-B."""
+
     # 1. an all-in bet of 15 (>= half of 20) is raised to 35
     def half_bet(b_to: int) -> HandBuilder:
         hb = fl_turn([("A", 15), ("B", BIG), ("C", BIG)])

@@ -30,7 +30,7 @@ class Player:
     stack0: int
     stack: int
     street_bet: int = 0
-    live_total: int = 0
+    live_total: int = 0  # live chips put in, all streets (never reduced by returns)
     ante_total: int = 0
     dead: int = 0
     returned: int = 0
@@ -46,7 +46,8 @@ class Player:
 
     @property
     def committed(self) -> int:
-        return self.live_total + self.ante_total + self.dead
+        """Chips in the pot now: everything put in, less what came back uncalled."""
+        return self.live_total + self.ante_total + self.dead - self.returned
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,10 @@ class Replay:
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
         self.bb = self._nominal_bb()
-        self.street: M.Street = "preflop"
+        # the first betting round: pre-flop, or third street in stud
+        first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
+                                or (isinstance(e, M.Post) and e.kind in _LIVE_POSTS)), "preflop")  # fmt: skip
+        self.street: M.Street = first if first not in ("showdown", "summary") else "preflop"
         self.started = False
         self.current_bet = 0
         self.min_inc = self.bb
@@ -455,7 +459,6 @@ class Replay:
         pl.stack += e.amount
         pl.returned += e.amount
         pl.street_bet = max(0, pl.street_bet - e.amount)
-        pl.live_total = max(0, pl.live_total - e.amount)
         self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
 
     def run(self) -> Trace:

@@ -28,10 +28,18 @@ def money(hand: Hand, amount: int | None) -> str:
 
 
 def finding(
-    hand: Hand, profile: Profile, code: str, line: int | None, col: int | None, message: str, **data: Any
+    hand: Hand,
+    profile: Profile,
+    code: str,
+    line: int | None,
+    col: int | None,
+    message: str,
+    cite: str | None = None,
+    **data: Any,
 ) -> Finding:
-    """A finding on ``hand`` whose message ends with the rule it applies, as the profile cites it."""
-    cite = profile.cite(code)
+    """A finding on ``hand`` whose message ends with the rule it applies (``cite``, or as the
+    profile cites the code)."""
+    cite = cite or profile.cite(code)
     return F.make(
         code,
         hand.path,

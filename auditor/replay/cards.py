@@ -1,0 +1,99 @@
+"""Hand evaluation adapter: maintained evaluators, not a hand-written one.
+
+* High hands of Hold'em and Omaha (4, 5 and 6 cards, Courchevel) use ``phevaluator`` (a perfect
+  hash evaluator in C): Omaha takes exactly two hole cards and three board cards.
+* Eight-or-better lows and short deck (6+) use ``pokerkit``'s hand types.
+
+Every function returns a *key*: a value where greater means a better hand (for lows: a better
+low), comparable only with keys of the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from phevaluator import evaluate_cards, evaluate_omaha_cards
+
+HILO_GAMES = frozenset({"omaha_hilo", "omaha5_hilo", "courchevel_hilo"})
+OMAHA_GAMES = frozenset({"omaha", "omaha5", "omaha6", "courchevel", *HILO_GAMES})
+EVALUATED_GAMES = frozenset({"holdem", "shortdeck", *OMAHA_GAMES})
+
+# phevaluator ranks: 1 (royal flush) .. 7462 (7-5-4-3-2 high); category boundaries
+_CATEGORIES = (
+    (10, "straight flush"),
+    (166, "four of a kind"),
+    (322, "full house"),
+    (1599, "flush"),
+    (1609, "straight"),
+    (2467, "three of a kind"),
+    (3325, "two pair"),
+    (6185, "one pair"),
+    (7462, "high card"),
+)
+
+
+def norm(card: str) -> str:
+    """``10h`` → ``Th``; other cards as printed."""
+    return "T" + card[2:] if card.startswith("10") else card
+
+
+HOLE_CARDS = {"holdem": 2, "shortdeck": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
+              "courchevel": 5, "courchevel_hilo": 5, "omaha6": 6}  # fmt: skip
+
+
+def known(cards: Sequence[str]) -> bool:
+    return bool(cards) and all(len(c) == 2 and c[0] != "X" and c[1] != "x" for c in cards)
+
+
+@lru_cache(maxsize=65536)
+def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
+    """phevaluator rank (lower is better) of the best high hand."""
+    if game in OMAHA_GAMES:
+        if len(hole) == 4 and len(board) == 5:
+            return int(evaluate_omaha_cards(*board, *hole))
+        return min(int(evaluate_cards(*h, *b)) for h in combinations(hole, 2) for b in combinations(board, 3))
+    return int(evaluate_cards(*hole, *board))
+
+
+def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
+    """Key of the best high hand (greater is better), or None when it cannot be evaluated."""
+    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    if not (known(hole_t) and known(board_t)) or len(hole_t) < HOLE_CARDS.get(game, 2) or len(board_t) < 3:
+        return None  # to win, all hole cards must be tabled
+    if game == "shortdeck":
+        from pokerkit import ShortDeckHoldemHand
+
+        return ShortDeckHoldemHand.from_game("".join(hole_t), "".join(board_t))
+    if game not in EVALUATED_GAMES or (game in OMAHA_GAMES and len(board_t) < 3):
+        return None
+    return -_high_rank(game, hole_t, board_t)
+
+
+def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
+    """Key of the best qualifying eight-or-better low (greater is better), or None (no low)."""
+    if game not in HILO_GAMES:
+        return None
+    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    if not (known(hole_t) and known(board_t)):
+        return None
+    from pokerkit import OmahaEightOrBetterLowHand
+
+    try:
+        return OmahaEightOrBetterLowHand.from_game("".join(hole_t), "".join(board_t))
+    except ValueError:
+        return None
+
+
+def category(game: str, hole: Sequence[str], board: Sequence[str]) -> str | None:
+    """The category of the best high hand ("two pair", "a flush" ...) for comparing with what a site printed."""
+    key = high_key(game, hole, board)
+    if key is None:
+        return None
+    if game == "shortdeck":
+        text = str(key).split(" (")[0].lower()
+        return {"pair": "one pair"}.get(text, text)
+    rank = -int(key)
+    return next(name for bound, name in _CATEGORIES if rank <= bound)

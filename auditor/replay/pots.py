@@ -1,0 +1,314 @@
+"""Pots and awards (RULES.md §4-C, §4-D, §4-E): what the pot should have been and who should have
+been paid, derived from the replay's contributions and the cards shown — never from the site's
+collect lines, which the rules compare against.
+
+Steps:
+1. contributions per player (blinds, bets, antes; dead money apart), before any printed return;
+2. the uncalled part: the excess of the largest contribution over the second largest (C1);
+3. layers at every contribution level (``merge``) or at every all-in level (``allin_boundaries``,
+   what PokerStars prints), each with the players eligible to win it (C2–C4);
+4. rake and fees taken from the pots (the site's printed per-pot amounts when it prints them,
+   otherwise from the main pot first);
+5. each pot awarded by cards speak: best high hand (and best qualifying low in hi/lo), ties split
+   with odd chips to the first winner clockwise from the button, run it twice per board.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor import model as M
+from auditor.profiles import Profile
+from auditor.replay.betting import Trace
+from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot (a layer of contributions): gross amount, who may win it, how it was formed."""
+
+    label: str
+    amount: int
+    eligible: tuple[str, ...]
+    low: int  # contribution level the layer starts above
+    high: int  # contribution level the layer reaches
+    contributors: int
+    dead: int  # dead money (dead blinds, house money) in this pot
+    net: int = 0  # after rake and fees
+
+
+@dataclass(frozen=True)
+class Award:
+    """One share of a pot: a run (board), a half (high/low/all), its winners and their shares."""
+
+    pot: str
+    run: int
+    half: str
+    amount: int
+    winners: tuple[str, ...]
+    shares: tuple[tuple[str, int], ...]
+    why: str
+
+
+@dataclass
+class PotTrace:
+    """Everything derived about the money of a hand."""
+
+    contributions: dict[str, int]  # live + antes, before any return (what can be matched)
+    dead: dict[str, int]
+    house: int  # money the site put in (cash drop)
+    expected_returns: dict[str, int]
+    printed_returns: dict[str, int]
+    pots: list[Pot]
+    total_expected: int  # what "Total pot" should say
+    claim: M.PotClaim | None
+    rake: int
+    fees: int
+    awards: list[Award] = field(default_factory=list)
+    expected_paid: dict[str, int] = field(default_factory=dict)
+    collected: dict[str, int] = field(default_factory=dict)
+    contenders: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    decided: bool = True  # every contested pot could be evaluated from shown cards
+    allocation_known: bool = True  # the rake of each pot is known (printed, single pot, or by profile)
+    paid_low: dict[str, int] = field(default_factory=dict)  # bounds when the allocation is unknown
+    paid_high: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    boards: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    hole: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _clockwise(t: Trace, names: list[str]) -> list[str]:
+    """Players in the order odd chips go: first seat left of the button, the button last."""
+    button = t.hand.button if t.hand.button is not None else 0
+    seat = {p.name: p.seat for p in t.order}
+    return sorted(names, key=lambda n: (seat.get(n, 0) - button - 1) % 1000)
+
+
+def split(amount: int, winners: list[str], unit: int = 1) -> list[tuple[str, int]]:
+    """Split ``amount`` equally; odd units go one each to the first winners in the given order."""
+    units, rest = divmod(amount, unit)
+    base, extra = divmod(units, len(winners))
+    shares = [(w, (base + (1 if i < extra else 0)) * unit) for i, w in enumerate(winners)]
+    if rest:
+        shares[0] = (shares[0][0], shares[0][1] + rest)
+    return shares
+
+
+def run_shares(amount: int, runs: int) -> list[int]:
+    base, extra = divmod(amount, runs)
+    return [base + (1 if i < extra else 0) for i in range(runs)]
+
+
+def boards_by_run(h: M.Hand) -> dict[int, tuple[str, ...]]:
+    """The final board of every run (a later run shares the cards dealt before it started)."""
+    boards: dict[int, tuple[str, ...]] = {}
+    for e in h.events:
+        if not isinstance(e, M.Board):
+            continue
+        if e.board_before:
+            board = tuple(e.board_before) + tuple(c for c in e.cards if c not in e.board_before)
+        elif e.street in ("flop", "preflop"):
+            board = tuple(e.cards)  # a flop (Courchevel re-prints the card shown pre-flop)
+        else:
+            board = boards.get(e.run, boards.get(1, ())) + tuple(e.cards)
+        boards[e.run] = board
+    return boards
+
+
+def shown_cards(h: M.Hand) -> tuple[dict[str, tuple[str, ...]], set[str]]:
+    """Cards each contender showed, and the players who mucked (conceded) without showing."""
+    shown: dict[str, tuple[str, ...]] = {}
+    showed = {e.player for e in h.events if isinstance(e, M.Show)}
+    mucked: set[str] = set()
+    for e in h.events:
+        if isinstance(e, M.Show) and known(e.cards):
+            shown[e.player] = e.cards
+        elif isinstance(e, M.SeatResult) and " showed [" in e.text and known(e.cards):
+            shown.setdefault(e.player, e.cards)
+        elif isinstance(e, M.Muck) or (isinstance(e, M.SeatResult) and "mucked" in e.text):
+            mucked.add(e.player)
+    for p in mucked - showed:
+        shown.pop(p, None)
+    return shown, mucked
+
+
+def build(t: Trace, profile: Profile) -> PotTrace:
+    h = t.hand
+    players = t.players
+    dealt_in = {p.name for p in t.order}
+    contrib = {n: p.live_total + p.ante_total for n, p in players.items() if n in dealt_in}
+    dead = {n: p.dead for n, p in players.items() if n in dealt_in and p.dead}
+    house = sum(e.amount for e in h.events if isinstance(e, M.CashDrop))
+    printed_returns: dict[str, int] = defaultdict(int)
+    for e in h.events:
+        if isinstance(e, M.UncalledReturn):
+            printed_returns[e.player] += e.amount
+
+    # C1: the uncalled part of the largest contribution
+    expected_returns: dict[str, int] = {}
+    ranked = sorted(contrib.items(), key=lambda kv: -kv[1])
+    if len(ranked) >= 2 and ranked[0][1] > ranked[1][1]:
+        expected_returns[ranked[0][0]] = ranked[0][1] - ranked[1][1]
+    elif len(ranked) == 1 and ranked[0][1] > 0:
+        expected_returns[ranked[0][0]] = ranked[0][1]
+    level = {n: v - expected_returns.get(n, 0) for n, v in contrib.items()}
+
+    # C2: layers
+    folded = {n for n, p in players.items() if p.folded}
+    if profile.pot_boundaries == "allin_boundaries":
+        levels = sorted({level[n] for n, p in players.items() if n in dealt_in and p.all_in and level.get(n, 0) > 0}
+                        | {max(level.values(), default=0)} - {0})  # fmt: skip
+    else:
+        levels = sorted({v for v in level.values() if v > 0})
+    layers: list[list[Any]] = []
+    prev = 0
+    for lev in levels:
+        amount = sum(min(v, lev) - min(v, prev) for v in level.values())
+        who = sum(1 for v in level.values() if v > prev)
+        elig = [n for n in level if n not in folded and level[n] >= lev]
+        layers.append([amount, elig, prev, lev, who, 0])
+        prev = lev
+    # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
+    dead_total = sum(dead.values()) + house
+    live_players = [n for n in contrib if n not in folded]
+    if dead_total:
+        if layers:
+            layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
+        else:
+            layers.append([dead_total, live_players, 0, 0, 0, dead_total])
+    # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
+    merged: list[list[Any]] = []
+    for lay in layers:
+        if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
+            merged[-1][0] += lay[0]
+            continue
+        can_merge = profile.pot_boundaries == "merge" or (merged and merged[-1][5] and merged[-1][3] == 0)
+        if merged and can_merge and set(merged[-1][1]) == set(lay[1]):
+            m = merged[-1]
+            m[0] += lay[0]
+            m[3] = lay[3]
+            m[4] = max(m[4], lay[4])
+            m[5] += lay[5]
+        else:
+            merged.append(list(lay))
+    pots = [
+        Pot("main" if i == 0 else f"side-{i}", a, tuple(_clockwise(t, list(e))), lo, hi, who, d)
+        for i, (a, e, lo, hi, who, d) in enumerate(merged)
+    ]
+
+    claim = next((e for e in h.events if isinstance(e, M.PotClaim)), None)
+    rake = claim.rake or 0 if claim else 0
+    fees = sum(a for _, a in claim.fees) if claim else 0
+    total_expected = sum(level.values()) + sum(dead.values())
+    if profile.drop_in_total:
+        total_expected += house
+    pt = PotTrace(contrib, dead, house, expected_returns, dict(printed_returns), pots, total_expected, claim,
+                  rake, fees)  # fmt: skip
+    pt.pots = _net(pt, profile)
+    pt.boards = boards_by_run(h)
+    printed = bool(claim and claim.pots and len(claim.pots) == len(pots))
+    if len(pots) > 1 and rake + pt.fees > 0 and not printed and profile.rake_allocation == "unknown":
+        # The site does not say which pot the rake came from: a winner of a pot is owed at least
+        # the pot less all the rake, and at most the whole pot.
+        pt.allocation_known = False
+        take = rake + pt.fees
+        gross = [Pot(**{**p.__dict__, "net": p.amount}) for p in pt.pots]
+        least = [Pot(**{**p.__dict__, "net": max(0, p.amount - take)}) for p in pt.pots]
+        pt.paid_high = _award(t, pt, profile, gross, record=False)
+        pt.paid_low = _award(t, pt, profile, least, record=False)
+    pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
+    for e in h.events:
+        if isinstance(e, M.Collect):
+            pt.collected[e.player] = pt.collected.get(e.player, 0) + e.amount
+    return pt
+
+
+def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
+    """Each pot after rake and fees: the printed per-pot amounts when the site prints them,
+    otherwise rake and fees taken from the main pot first."""
+    printed = [a for _, a in pt.claim.pots] if pt.claim else []
+    if printed and len(printed) == len(pt.pots):
+        return [Pot(**{**p.__dict__, "net": n}) for p, n in zip(pt.pots, printed, strict=True)]
+    take = pt.rake + pt.fees  # main pot first
+    out = []
+    for p in pt.pots:
+        cut = min(take, p.amount)
+        take -= cut
+        out.append(Pot(**{**p.__dict__, "net": p.amount - cut}))
+    return out
+
+
+def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bool) -> dict[str, int]:
+    """Award ``pots``; returns what each player should be paid (and, with ``record``, keeps the
+    awards, contenders and notes on ``pt``)."""
+    h = t.hand
+    shown, _mucked = shown_cards(h)
+    if record:
+        pt.hole = shown
+    paid: dict[str, int] = defaultdict(int)
+    runs = max(pt.boards, default=1) if h.runs > 1 else 1
+    for pot in pots:
+        eligible = list(pot.eligible)
+        contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
+        if record:
+            pt.contenders[pot.label] = tuple(contenders)
+        if len(eligible) > 1 and not contenders:
+            if record:
+                pt.decided = False
+                pt.notes.append(f"{pot.label}: nobody eligible showed cards; the award cannot be checked")
+            continue
+        if len(contenders) == 1:
+            why = "uncontested" if len(eligible) == 1 else "the only hand shown"
+            if record:
+                only = contenders[0]
+                pt.awards.append(Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why))
+            paid[contenders[0]] += pot.net
+            continue
+        if h.game not in EVALUATED_GAMES:
+            if record:
+                pt.decided = False
+                pt.notes.append(f"{pot.label}: {h.game} hands are not evaluated")
+            continue
+        for r, share in enumerate(run_shares(pot.net, runs), start=1):
+            board = pt.boards.get(r, ())
+            if len(board) < 5:
+                if record:
+                    pt.decided = False
+                    pt.notes.append(f"{pot.label}: board of run {r} is incomplete")
+                continue
+            for award in _award_share(t, pot, r, share, contenders, board, profile, shown):
+                if record:
+                    pt.awards.append(award)
+                for w, a in award.shares:
+                    paid[w] += a
+    return dict(paid)
+
+
+def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str], board: tuple[str, ...],
+                 profile: Profile, shown: dict[str, tuple[str, ...]]) -> list[Award]:  # fmt: skip
+    game = t.hand.game
+    highs = {n: high_key(game, shown[n], board) for n in contenders}
+    highs = {n: v for n, v in highs.items() if v is not None}  # a hand not fully tabled cannot win
+    if not highs:
+        return []
+    best = max(highs.values())
+    hi_w = _clockwise(t, [n for n, v in highs.items() if v == best])
+    lows = {n: low_key(game, shown[n], board) for n in contenders} if game in HILO_GAMES else {}
+    lows = {n: v for n, v in lows.items() if v is not None}
+    unit = profile.odd_chip_unit
+    if not lows:
+        return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)), "best hand")]
+    best_low = max(lows.values())
+    lo_w = _clockwise(t, [n for n, v in lows.items() if v == best_low])
+    if profile.hilo_identical_even and set(hi_w) == set(lo_w):
+        return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)),
+                      "the same hands win high and low")]  # fmt: skip
+    units = amount // unit
+    high_half = (units - units // 2) * unit + amount % unit
+    low_half = amount - high_half
+    return [
+        Award(pot.label, run, "high", high_half, tuple(hi_w), tuple(split(high_half, hi_w, unit)), "best high hand"),
+        Award(pot.label, run, "low", low_half, tuple(lo_w), tuple(split(low_half, lo_w, unit)), "best low hand"),
+    ]

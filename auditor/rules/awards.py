@@ -1,0 +1,417 @@
+"""A-codes (pots, awards, rake) and D001 (hand descriptions): the site's money claims against the
+pots, returns and awards the replay derives (``auditor/replay/pots.py``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from auditor import model as M
+from auditor.findings import Finding, Severity, rule
+from auditor.replay.betting import Trace
+from auditor.replay.cards import HILO_GAMES, category, known
+from auditor.replay.pots import PotTrace
+from auditor.rules.common import finding, money
+
+_CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
+_CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
+_CITE_ODD = "TDA 2026 Rule 22-A (2024: 20-A); WSOP Live Action Rule 153"
+_CITE_HILO = "TDA 2026 Rule 22-C (2024: 20-C); WSOP Live Action Rule 153"
+_CITE_RIT = "WSOP Live Action Rule 217"
+_CITE_SHOWDOWN = "TDA 2026 Rule 14 (2024: 12), cards speak"
+
+
+def _claim_line(pt: PotTrace, t: Trace) -> tuple[int, int]:
+    if pt.claim is not None:
+        return pt.claim.line, pt.claim.col
+    return t.hand.last_line, 1
+
+
+@rule("A001", "uncalled-bet-mismatch", Severity.ERROR)
+def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """An uncalled bet not returned, returned to the wrong player, or of the wrong amount.
+
+    The part of the largest contribution that no other player matched goes back to its owner
+    before the pot is built; it is never part of the pot and never raked.  Dead money (a dead
+    small blind) is not matched.  Sites that never print the return (Winamax) are not checked
+    here; their collect lines are checked instead (A004).
+
+    Example: A bets $10, everyone folds, and no ``Uncalled bet ($10) returned to A`` line appears.
+    """
+    h = t.hand
+    if not t.profile.prints_uncalled or h.cancelled:
+        return
+    if not pt.printed_returns and _total_excludes(t, pt, sum(pt.expected_returns.values())):
+        return  # no return printed, but the total pot leaves the uncalled part out: it went back
+    for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
+        want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
+        if want == got:
+            continue
+        ev = next((e for e in h.events if isinstance(e, M.UncalledReturn) and e.player == name), None)
+        line, col = (ev.line, ev.col) if ev else _claim_line(pt, t)
+        if got == 0:
+            msg = f"{money(h, want)} of {name}'s bet was not called, but it was not returned to {name}"
+        elif want == 0:
+            msg = f"{money(h, got)} is printed as returned to {name}, but every chip {name} put in was matched"
+        else:
+            msg = f"{money(h, got)} is printed as returned to {name}; the uncalled part was {money(h, want)}"
+        yield finding(h, t.profile, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED)
+
+
+def _expected_total(t: Trace, pt: PotTrace) -> int:
+    """What "Total pot" should print under the site's conventions."""
+    want = pt.total_expected
+    if not t.profile.prints_uncalled:
+        want += sum(pt.expected_returns.values())  # the total then includes the uncalled part
+    if t.profile.total_net_of_rake:
+        want -= pt.rake + pt.fees
+    return want
+
+
+def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
+    """The printed total pot agrees with the uncalled part having been returned."""
+    if pt.claim is None:
+        return False
+    want = _expected_total(t, pt)
+    return pt.claim.total in (want, want + pt.house)
+
+
+@rule("A002", "total-pot-mismatch", Severity.ERROR)
+def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """The printed total pot does not match the contributions.
+
+    Total pot = every chip put in (blinds, antes, dead blinds, bets) minus the uncalled part
+    returned (plus house money where the site counts it in the total).
+
+    Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
+    """
+    h = t.hand
+    if pt.claim is None or h.cancelled:
+        return
+    want = _expected_total(t, pt)
+    got = pt.claim.total
+    if got in (want, want + pt.house):
+        return
+    line, col = _claim_line(pt, t)
+    yield finding(h, t.profile, "A002", line, col,
+                  f"the total pot is printed as {money(h, got)}; the contributions make {money(h, want)}",
+                  expected=want, actual=got)  # fmt: skip
+
+
+@rule("A003", "side-pot-mismatch", Severity.ERROR)
+def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A printed main or side pot does not match its layer of the contributions.
+
+    Each pot is a layer: the chips every player put in up to the next all-in level, winnable only
+    by the players who reached that level.  Pots are printed net of rake and fees, so each printed
+    pot must be at most its layer, and the differences must add up to the rake and fees.
+
+    Example: A all-in 80, B all-in 210, C 350: main pot 240 (3 x 80), side pot 260 (2 x 130),
+    140 returned to C.
+    """
+    h = t.hand
+    if pt.claim is None or not pt.claim.pots or h.cancelled:
+        return
+    printed = [a for _, a in pt.claim.pots]
+    line, col = _claim_line(pt, t)
+    layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pt.pots)
+    if len(printed) != len(pt.pots):
+        yield finding(h, t.profile, "A003", line, col,
+                      f"{len(printed)} pots are printed; the contributions make {len(pt.pots)} ({layers})",
+                      expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
+        return
+    taken = 0
+    for p, got in zip(pt.pots, printed, strict=True):
+        if got > p.amount:
+            yield finding(h, t.profile, "A003", line, col,
+                          f"the {p.label} pot is printed as {money(h, got)}, "
+                          f"more than its layer of {money(h, p.amount)}",
+                          expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
+        taken += p.amount - got
+    if taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
+        yield finding(h, t.profile, "A003", line, col,
+                      f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
+                      f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
+                      expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
+
+
+def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
+    """The collects are the rules' split made in a larger chip unit (the smallest denomination in
+    play at the table: PokerStars split pots in $0.05 units in 2008).  Cash games only."""
+    from auditor.replay.pots import split
+
+    if t.hand.is_tournament or not pt.awards or t.hand.decimals != 2:
+        return False
+    for unit in (5, 10, 25):
+        paid: dict[str, int] = {}
+        for a in pt.awards:
+            ordered = list(a.winners)
+            for w, v in split(a.amount, ordered, unit):
+                paid[w] = paid.get(w, 0) + v
+        if paid == {n: v for n, v in pt.collected.items() if v}:
+            return True
+    return False
+
+
+def _cashed_out(t: Trace) -> set[str]:
+    return {e.player for e in t.hand.events if isinstance(e, M.CashOut) and e.kind == "cash_out"}
+
+
+def _eligible_total(pt: PotTrace, name: str) -> int:
+    return sum(p.net for p in pt.pots if name in p.eligible)
+
+
+def _collect_line(t: Trace, name: str) -> tuple[int, int]:
+    e = next((e for e in t.hand.events if isinstance(e, M.Collect) and e.player == name), None)
+    if e is not None:
+        return e.line, e.col
+    c = next((e for e in t.hand.events if isinstance(e, M.PotClaim)), None)
+    return (c.line, c.col) if c else (t.hand.last_line, 1)
+
+
+def _award_text(t: Trace, pt: PotTrace) -> str:
+    h = t.hand
+    parts = []
+    for a in pt.awards:
+        who = ", ".join(f"{w} {money(h, v)}" for w, v in a.shares)
+        where = a.pot + (f" run {a.run}" if h.runs > 1 else "") + ("" if a.half == "all" else f" {a.half}")
+        parts.append(f"{where} {money(h, a.amount)}: {who} ({a.why})")
+    return "; ".join(parts)
+
+
+@rule("A004", "pot-to-wrong-player", Severity.ERROR)
+def a004(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A pot paid to the wrong player.
+
+    At showdown the cards speak: each pot goes to the best hand among the players eligible for it
+    who showed (ties split).  A pot nobody contests goes to the last player standing.
+
+    Example: Ann shows a flush, Bob shows a pair, and Bob collects the pot.
+    """
+    yield from _payouts(t, pt, "A004")
+
+
+@rule("A005", "ineligible-player-paid", Severity.ERROR)
+def a005(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A player paid from a pot they were not eligible for.
+
+    An all-in player can win from each opponent at most what they put in themselves: never a side
+    pot formed above their stake.  A folded player wins nothing.
+
+    Example: A is all-in for 80 and wins the main pot of 240, but collects 500 including the side
+    pot that only B and C contested.
+    """
+    yield from _payouts(t, pt, "A005")
+
+
+@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR)
+def a006(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A tie split unevenly, or the odd chip given to the wrong player.
+
+    Tied hands split the pot equally; an odd chip that cannot be split goes to the first tied
+    player clockwise from the button (one chip per player).
+
+    Example: pot 101, Alice (seat 1) and Bob (seat 2) tie, button on seat 9: Alice 51, Bob 50.
+    """
+    yield from _payouts(t, pt, "A006")
+
+
+@rule("A007", "hi-lo-split-wrong", Severity.ERROR)
+def a007(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A high-low pot split wrongly.
+
+    In eight-or-better games the pot is halved between the best high hand and the best
+    qualifying low (five different ranks eight or lower); the odd chip goes to the high half;
+    without a qualifying low, high takes all.
+
+    Example: pot 1653, Hero has the best high, Voron the best low: Hero 827, Voron 826.
+    """
+    yield from _payouts(t, pt, "A007")
+
+
+@rule("A008", "run-it-twice-split-wrong", Severity.ERROR)
+def a008(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A run-it-twice (or three times) pot split wrongly.
+
+    After rake, each contested pot is split into one share per board, the first board taking the
+    odd chip, and each share goes to the best hand on its board.  A pot with one eligible player
+    is not run twice.
+
+    Example: total 225.32, rake 2.15: 111.59 for the first board and 111.58 for the second.
+    """
+    yield from _payouts(t, pt, "A008")
+
+
+def _payouts(t: Trace, pt: PotTrace, code: str) -> Iterator[Finding]:
+    """Compare what each player collected with what the rules pay them; classify each difference."""
+    h = t.hand
+    if h.cancelled or not pt.decided or h.game not in _AWARD_GAMES:
+        return
+    paid = dict(pt.expected_paid)
+    for n, v in pt.expected_returns.items():
+        # the uncalled part paid back through the player's collect line: always so at Winamax;
+        # elsewhere the missing return line is A001's finding, not a second one here
+        if not t.profile.prints_uncalled or (
+            not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
+        ):
+            paid[n] = paid.get(n, 0) + v
+    # A player who cashed the hand out is settled by the site (PokerStars prints "pot not awarded
+    # as player cashed out"): no collect line is expected for them.
+    for n in _cashed_out(t):
+        if not pt.collected.get(n):
+            paid.pop(n, None)
+            pt.paid_low.pop(n, None)
+            pt.paid_high.pop(n, None)
+    names = sorted(set(paid) | set(pt.collected))
+    diffs = {n: pt.collected.get(n, 0) - paid.get(n, 0) for n in names}
+    if not pt.allocation_known:
+        # only the bounds are known: between the pots less all the rake and the whole pots
+        extra = t.profile.prints_uncalled is False
+        for n in names:
+            ret = pt.expected_returns.get(n, 0) if extra else 0
+            lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
+            got = pt.collected.get(n, 0)
+            diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
+    wrong = {n: d for n, d in diffs.items() if d}
+    if not wrong or _split_in_site_units(t, pt):
+        return
+    winners = {n for n in paid if paid[n]}
+    takers = {n for n in pt.collected if pt.collected[n]}
+    small = all(abs(d) <= max(1, len(winners)) * t.profile.odd_chip_unit for d in wrong.values())
+    for n, d in sorted(wrong.items()):
+        got, want = pt.collected.get(n, 0), paid.get(n, 0)
+        player = t.players.get(n)
+        if d > 0 and (player is None or player.folded or got > _eligible_total(pt, n)):
+            kind = "A005"
+        elif small and winners == takers:
+            kind = "A007" if h.game in HILO_GAMES else ("A008" if h.runs > 1 else "A006")
+        elif h.runs > 1 and winners == takers:
+            kind = "A008"
+        elif h.game in HILO_GAMES and winners & takers:
+            kind = "A007"
+        else:
+            kind = "A004"
+        if kind != code:
+            continue
+        line, col = _collect_line(t, n)
+        cite = {"A006": _CITE_ODD, "A007": _CITE_HILO, "A008": _CITE_RIT}.get(kind, _CITE_SHOWDOWN + "; " + _CITE_POTS)
+        yield finding(
+            h, t.profile, kind, line, col,
+            f"{n} collected {money(h, got)}; the rules pay {n} {money(h, want)}. Pots: {_award_text(t, pt)}",
+            expected=want, actual=got, player=n, cite=cite,
+        )  # fmt: skip
+
+
+_AWARD_GAMES = frozenset({"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo",
+                          "courchevel", "courchevel_hilo"})  # fmt: skip
+
+
+@rule("A009", "rake-or-fee-wrong", Severity.ERROR)
+def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """Rake or fees taken where the rules forbid them.
+
+    Tournaments take no rake from pots.  Where the site's profile says "no flop, no drop"
+    (PokerStars), a hand that ends before the flop is not raked.
+
+    Example: a PokerStars cash hand won pre-flop with ``Rake $0.05``.
+    """
+    h = t.hand
+    if pt.claim is None:
+        return
+    line, col = _claim_line(pt, t)
+    if h.is_tournament and pt.rake > 0:
+        yield finding(h, t.profile, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
+                      expected=0, actual=pt.rake,
+                      cite="PokerStars rake pages: no per-hand rake in tournaments")  # fmt: skip
+        return
+    flop = any(isinstance(e, M.Board) and e.street in ("flop", "turn", "river") for e in h.events)
+    if t.profile.no_flop_no_drop and not flop and pt.rake > 0 and h.game in _AWARD_GAMES:
+        yield finding(h, t.profile, "A009", line, col,
+                      f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
+                      expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop")  # fmt: skip
+
+
+@rule("A010", "chips-not-conserved", Severity.ERROR)
+def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """Chips are not conserved: collected + returned + rake + fees differs from what was put in.
+
+    Every chip put in comes back to someone: as a return, an award, or the house's rake and fees
+    (plus any house money the site added, such as a cash drop).
+
+    Example: $20 put in, $19 collected, rake $0.50: $0.50 has vanished.
+    """
+    h = t.hand
+    if pt.claim is None or h.cancelled or not h.complete:
+        return
+    put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    returned = sum(pt.printed_returns.values())
+    if not returned and t.profile.prints_uncalled and _total_excludes(t, pt, 0):
+        returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
+    settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
+    out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
+    if out != put_in:
+        line, col = _claim_line(pt, t)
+        yield finding(
+            h, t.profile, "A010", line, col,
+            f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
+            f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)} + rake "
+            f"{money(h, pt.rake)} + fees {money(h, pt.fees)})",
+            expected=put_in, actual=out,
+        )  # fmt: skip
+
+
+_WORDS = (
+    ("straight flush", ("straight flush", "royal flush")),
+    ("four of a kind", ("four of a kind", "quads")),
+    ("full house", ("full house",)),
+    ("flush", ("flush",)),
+    ("straight", ("straight",)),
+    ("three of a kind", ("three of a kind", "trips", "set of")),
+    ("two pair", ("two pair", "two pairs", " and pair of ")),
+    ("one pair", ("a pair", "pair of", "one pair")),
+    ("high card", ("high card",)),
+)
+
+
+def printed_category(text: str) -> str | None:
+    t = re.split(r"\blo\s*:", text.lower())[0]
+    for name, words in _WORDS:
+        if any(w in t for w in words):
+            return name
+    return None
+
+
+@rule("D001", "hand-description-mismatch", Severity.INFO)
+def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """The hand name the site printed at showdown does not match the cards.
+
+    Informational: awards follow the cards, not the printed description, but a wrong description
+    tells a player the wrong story about why they lost.
+
+    Example: ``Bob: shows [8d 8c] (a pair of Kings)`` on a board with no king.
+    """
+    h = t.hand
+    if h.game not in _AWARD_GAMES or h.runs > 1:
+        return
+    board: list[str] = []
+    described: set[str] = set()
+    for e in h.events:
+        if isinstance(e, M.Board) and e.run == 1:
+            board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
+                else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
+            continue
+        # a description is the hand at the moment it was shown (GG shows all-in hands early)
+        if not (isinstance(e, M.Show) and e.description and known(e.cards)) or len(board) < 3:
+            continue
+        if h.game in HILO_GAMES and e.player in described:
+            continue  # Winamax shows a hi-lo hand twice: the second time it describes the low
+        described.add(e.player)
+        printed = printed_category(e.description)
+        actual = category(h.game, e.cards, board)
+        if printed and actual and printed != actual:
+            yield finding(h, t.profile, "D001", e.line, e.col,
+                          f"{e.player}'s hand is printed as {e.description!r}, but the cards make {actual}",
+                          expected=actual, actual=printed, cite=_CITE_SHOWDOWN)  # fmt: skip
+
+
+CHECKS = (a001, a002, a003, a004, a005, a006, a007, a008, a009, a010, d001)
