@@ -50,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--to", choices=("jsonl", "parquet"), default="parquet")
     pr.add_argument("--out", required=True, metavar="DIR", help="directory for hands/seats/events tables")
 
+    x = sub.add_parser("explain", help="explain one hand pot by pot: contributions, layers, awards, findings")
+    x.add_argument("path", metavar="PATH", help="a file (or directory, or - for stdin) holding the hand")
+    x.add_argument("--hand", required=True, metavar="ID", help="the hand id, as printed (with or without #)")
+    x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
+
     r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
     r.add_argument("code", nargs="?")
     return p
@@ -121,6 +126,38 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from auditor.explain import explain_hand, render_text
+    from auditor.ingest import Chunk
+    from auditor.pipeline import iter_chunks
+    from auditor.profiles import for_hand
+    from auditor.sites import parse_chunk
+
+    if args.rules and args.rules not in PROFILES:
+        print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
+        return 2
+    want = args.hand.lstrip("#")
+    try:
+        for item in iter_chunks([args.path], Summary()):
+            if not isinstance(item, Chunk) or want not in item.lines[0]:
+                continue
+            hand, fs = parse_chunk(item)
+            if hand is None:
+                for f in fs:
+                    print(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}")
+                return 1
+            if hand.hand_id != want:
+                continue
+            x = explain_hand(hand, for_hand(hand.site, args.rules or None), list(item.lines), fs)
+            sys.stdout.write(render_text(x))
+            return 1 if any(f.severity == "error" for f in x.findings) else 0
+    except SourceError as e:
+        print(f"hhaudit: {e}", file=sys.stderr)
+        return 2
+    print(f"hhaudit: no hand {args.hand} in {args.path}", file=sys.stderr)
+    return 2
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.code:
         r = RULES.get(args.code.upper())
@@ -141,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_audit(args)
         if args.command == "parse":
             return cmd_parse(args)
+        if args.command == "explain":
+            return cmd_explain(args)
         return cmd_rules(args)
     except BrokenPipeError:
         return 0

@@ -1,0 +1,219 @@
+"""``hhaudit explain``: one hand, pot by pot, the way a player disputing a payout needs it.
+
+:func:`explain_hand` builds a plain view model (:class:`Explanation`) from the replay, the pots
+and the findings; :func:`render_text` prints it for a terminal.  The HTML report renders the same
+view model, so both say the same thing.  All arithmetic happens here, none in the renderers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from auditor import model as M
+from auditor.findings import Finding
+from auditor.profiles import Profile
+from auditor.replay.betting import Trace
+from auditor.replay.cards import category
+from auditor.replay.pots import PotTrace
+from auditor.rules import audit_hand
+from auditor.rules.common import money
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    seat: int
+    player: str
+    start: str
+    put_in: str
+    returned: str
+    should_get: str
+    got: str
+    final: str
+    status: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class PotRow:
+    label: str
+    amount: str
+    arithmetic: str
+    eligible: str
+    net: str
+    winners: str
+
+
+@dataclass(frozen=True)
+class ShowRow:
+    player: str
+    cards: str
+    hand: str
+    printed: str
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    code: str
+    name: str
+    severity: str
+    line: int | None
+    message: str
+
+
+@dataclass
+class Explanation:
+    """Everything ``explain`` shows, as text ready to print (no arithmetic left for templates)."""
+
+    title: str
+    where: str
+    rules: str
+    players: list[PlayerRow] = field(default_factory=list)
+    uncalled: list[str] = field(default_factory=list)
+    pots: list[PotRow] = field(default_factory=list)
+    total: str = ""
+    fees: str = ""
+    boards: list[str] = field(default_factory=list)
+    shows: list[ShowRow] = field(default_factory=list)
+    awards: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    findings: list[FindingRow] = field(default_factory=list)
+    source: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _num(h: M.Hand, v: int) -> str:
+    """An amount without the currency sign, for arithmetic."""
+    return money(h, v).lstrip("$€£¥").removeprefix("Rs. ").removeprefix("C$")
+
+
+def arithmetic(h: M.Hand, pt: PotTrace, lo: int, hi: int, amount: int, dead: int) -> str:
+    """How a layer's amount is made: ``(210 − 80) × 2 = 260`` (+ partial and dead contributions)."""
+    if hi == lo:
+        return f"dead money {_num(h, amount)}"
+    full = sum(1 for v in _levels(pt).values() if v >= hi)
+    partial = [v - lo for v in _levels(pt).values() if lo < v < hi]
+    width = f"({_num(h, hi)} − {_num(h, lo)})" if lo else _num(h, hi)
+    terms = [f"{width} × {full}"] + [_num(h, p) for p in partial]
+    if dead:
+        terms.append(f"{_num(h, dead)} dead")
+    return " + ".join(terms) + f" = {_num(h, amount)}"
+
+
+def _levels(pt: PotTrace) -> dict[str, int]:
+    return {n: v - pt.expected_returns.get(n, 0) for n, v in pt.contributions.items()}
+
+
+def explain_hand(h: M.Hand, profile: Profile, source: list[str] | None = None,
+                 extra: list[Finding] | None = None) -> Explanation:  # fmt: skip
+    """Replay ``h`` and build its explanation (``extra`` findings, e.g. P-codes, are listed too)."""
+    t, pt, found = audit_hand(h, profile)
+    found = sorted([*(extra or []), *found], key=lambda f: (f.line or 0, f.code))
+    stakes = f"{money(h, h.small_blind)}/{money(h, h.big_blind)}" if h.big_blind else ""
+    kind = f"tournament {h.tournament_id}, level {h.level}" if h.is_tournament else "cash"
+    x = Explanation(
+        title=f"Hand {h.hand_id} · {h.site} · {h.game_text} {h.structure} {stakes} · {kind}",
+        where=f"{h.path}, lines {h.first_line}–{h.last_line} · {h.start_time or ''} {h.time_zone or ''}".strip(),
+        rules=f"{profile.name} ({profile.title})",
+    )
+    if source:
+        x.source = list(enumerate(source, start=h.first_line))
+    for f in found:
+        x.findings.append(FindingRow(f.code, f.name, str(f.severity), f.line, f.message))
+    if pt is None:
+        x.notes.append("the hand was cancelled: no pot")
+        return x
+    _players(x, h, t, pt)
+    _pots(x, h, pt)
+    _showdown(x, h, pt)
+    return x
+
+
+def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace) -> None:
+    paid = pt.expected_paid
+    for s in h.seats:
+        p = t.players.get(s.player)
+        if p is None or p.name not in pt.contributions and p.name not in pt.collected:
+            continue
+        put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
+        ret = pt.printed_returns.get(s.player, 0) or pt.expected_returns.get(s.player, 0)
+        got = pt.collected.get(s.player, 0)
+        should = paid.get(s.player, 0)
+        status = "folded" if p.folded else ("all-in" if p.all_in else "in")
+        ok = got == should or not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(
+            s.player, 0)  # fmt: skip
+        x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), money(h, ret) if ret else "–",
+                                   money(h, should), money(h, got), money(h, s.stack - put + ret + got), status, ok))  # fmt: skip
+    for n, v in pt.expected_returns.items():
+        lv = sorted(pt.contributions.values(), reverse=True)
+        second = lv[1] if len(lv) > 1 else 0
+        printed = pt.printed_returns.get(n)
+        site = f" (the site printed {money(h, printed)})" if printed is not None and printed != v else ""
+        x.uncalled.append(f"{_num(h, pt.contributions[n])} − {_num(h, second)} = {_num(h, v)} returned to {n}{site}")
+    for n, v in pt.printed_returns.items():
+        if n not in pt.expected_returns:
+            x.uncalled.append(f"site printed {money(h, v)} returned to {n}, but nothing of theirs was uncalled")
+
+
+def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
+    by_pot: dict[str, list[str]] = {}
+    for a in pt.awards:
+        who = ", ".join(f"{w} {money(h, v)}" for w, v in a.shares)
+        part = (f"run {a.run} " if h.runs > 1 else "") + ("" if a.half == "all" else f"{a.half} half ")
+        share = f"{part}{money(h, a.amount)}: " if part else ""
+        by_pot.setdefault(a.pot, []).append(f"{share}{who} ({a.why})")
+    for p in pt.pots:
+        x.pots.append(PotRow(
+            label=p.label, amount=money(h, p.amount), arithmetic=arithmetic(h, pt, p.low, p.high, p.amount, p.dead),
+            eligible=", ".join(p.eligible), net=money(h, p.net), winners="; ".join(by_pot.get(p.label, ["not decided"])),
+        ))  # fmt: skip
+    printed = f" (printed {money(h, pt.claim.total)})" if pt.claim else " (no total printed)"
+    x.total = f"total pot {money(h, pt.total_expected)}{printed}"
+    fees = [f"rake {money(h, pt.rake)}"]
+    if pt.claim:
+        fees += [f"{k} {money(h, v)}" for k, v in pt.claim.fees]
+    if pt.house:
+        fees.append(f"house money added {money(h, pt.house)}")
+    if not pt.allocation_known:
+        fees.append("the site does not say which pot the rake came from: payouts are checked within bounds")
+    x.fees = ", ".join(fees)
+    x.notes += pt.notes
+
+
+def _showdown(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
+    for r, board in sorted(pt.boards.items()):
+        x.boards.append(("" if len(pt.boards) == 1 else f"run {r}: ") + " ".join(board))
+    printed = {e.player: e.description or "" for e in h.events if isinstance(e, M.Show)}
+    board = pt.boards.get(1, ())
+    for n, cards in pt.hole.items():
+        x.shows.append(ShowRow(n, " ".join(cards), category(h.game, cards, board) or "–", printed.get(n, "")))
+
+
+def render_text(x: Explanation) -> str:
+    """The terminal view of :class:`Explanation`."""
+    out = [x.title, x.where, f"rules: {x.rules}", ""]
+    if x.players:
+        rows = [("seat", "player", "start", "put in", "returned", "rules pay", "site paid", "final", "")]
+        rows += [(str(p.seat), p.player, p.start, p.put_in, p.returned, p.should_get, p.got, p.final,
+                  p.status + ("" if p.ok else "  ✗ MISMATCH")) for p in x.players]  # fmt: skip
+        out += _table(rows) + [""]
+    out.append("Uncalled bets: " + ("; ".join(x.uncalled) if x.uncalled else "none"))
+    if x.pots:
+        out += ["", "Pots (each layer: what every player put in up to the next all-in level):"]
+        for p in x.pots:
+            out.append(f"  {p.label:<7} {p.arithmetic}   eligible: {p.eligible}")
+            out.append(f"          after rake and fees: {p.net}   → {p.winners}")
+        out.append(f"  {x.total}; {x.fees}")
+    if x.boards:
+        out += ["", "Board: " + " | ".join(x.boards)]
+    if x.shows:
+        out.append("Showdown (cards speak):")
+        out += [f"  {s.player:<16} {s.cards:<18} {s.hand:<16} site printed: {s.printed or '–'}" for s in x.shows]
+    for n in x.notes:
+        out.append(f"Note: {n}")
+    out += ["", "Findings:" if x.findings else "Findings: none — the site's pots, awards and betting agree with the rules."]
+    out += [f"  line {f.line}: {f.code} {f.name} ({f.severity}): {f.message}" for f in x.findings]
+    return "\n".join(out) + "\n"
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
