@@ -9,10 +9,14 @@ with what the rules allowed at that moment.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from auditor import model as M
 from auditor.profiles import Profile
+
+E = TypeVar("E", bound=M.Event)
 
 FLOP_GAMES = frozenset(
     {"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo", "courchevel", "courchevel_hilo"}
@@ -105,6 +109,11 @@ class Trace:
     streets: list[StreetOpen] = field(default_factory=list)
     betting: bool = True
     big_blind: int = 0
+    by_type: dict[type, list[Any]] = field(default_factory=dict)
+
+    def of(self, cls: type[E]) -> list[E]:
+        """The hand's events of one type, in order (indexed once by the replay)."""
+        return self.by_type.get(cls, [])
 
 
 class Replay:
@@ -126,6 +135,7 @@ class Replay:
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
                             key=lambda pl: pl.seat)  # fmt: skip
+        self.seat_numbers = [pl.seat for pl in self.order]
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
@@ -202,25 +212,32 @@ class Replay:
         When every opponent is all-in below the nominal level (a short all-in big blind called
         all-in by another short stack), chips above their reach would only come back uncalled.
         """
-        reach = max(
-            (q.street_bet + (q.stack if q.active else 0) for q in self.order if q is not pl and not q.folded),
-            default=0,
-        )
-        return min(self.current_bet, max(reach, 0))
+        reach = 0
+        for q in self.order:
+            if q is not pl and not q.folded:
+                r = q.street_bet + q.stack if q.active else q.street_bet
+                if r > reach:
+                    reach = r
+        return self.current_bet if reach >= self.current_bet else reach
 
     def needs_to_act(self, pl: Player) -> bool:
         if not pl.active:
             return False
-        if pl.street_bet < self.call_level(pl):
+        if pl.street_bet < self.current_bet and pl.street_bet < self.call_level(pl):
             return True
-        return not pl.acted and any(q.active for q in self.order if q is not pl)
+        if pl.acted:
+            return False
+        return any(q.active for q in self.order if q is not pl)
 
     def expected_actor(self) -> Player | None:
-        if self.not_folded() <= 1 or not self.order:
+        order = self.order
+        if not order or self.not_folded() <= 1:
             return None
         start = self.last_actor.seat if self.last_actor is not None else self.anchor_seat
-        ring = sorted(self.order, key=lambda pl: (pl.seat - start - 1) % 1000)
-        for pl in ring:
+        first = bisect_right(self.seat_numbers, start)
+        n = len(order)
+        for k in range(n):
+            pl = order[(first + k) % n]
             if self.needs_to_act(pl):
                 return pl
         return None
@@ -335,29 +352,26 @@ class Replay:
         self._record(i, e, pl, stack, add, betting=False)
 
     def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
-                expected: Player | None = None, facts: dict[str, object] | None = None) -> None:  # fmt: skip
-        f = facts or {}
+                expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
+        facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
+                           None, None, None, 0, False, None)  # fmt: skip
         self.trace.steps.append(
-            Step(
-                index=i, event=e, street=self.street, betting=betting and self.betting,
-                expected=expected.name if expected else None, hand_over=bool(f.get("hand_over", False)),
-                actor_seated=pl.seated, actor_folded=bool(f.get("folded", False)),
-                actor_all_in=bool(f.get("all_in", False)), acted_before=bool(f.get("acted", False)),
-                stack=stack, street_bet=int(f.get("street_bet", 0)),  # type: ignore[call-overload]
-                current_bet=int(f.get("current_bet", 0)),  # type: ignore[call-overload]
-                to_call=int(f.get("to_call", 0)),  # type: ignore[call-overload]
-                call_to=int(f.get("call_to", 0)),  # type: ignore[call-overload]
-                min_inc=int(f.get("min_inc", 0)),  # type: ignore[call-overload]
-                min_raise_to=int(f.get("min_raise_to", 0)),  # type: ignore[call-overload]
-                min_bet=self.bb, reopened=bool(f.get("reopened", True)),
-                pl_max_to=f.get("pl_max_to"),  # type: ignore[arg-type]
-                fl_bet=f.get("fl_bet"),  # type: ignore[arg-type]
-                fl_expected_to=f.get("fl_expected_to"),  # type: ignore[arg-type]
-                fl_raises=int(f.get("fl_raises", 0)),  # type: ignore[call-overload]
-                fl_cap_exceeded=bool(f.get("fl_cap_exceeded", False)),
-                cap_left=f.get("cap_left"),  # type: ignore[arg-type]
-                add=add, stack_after=pl.stack, all_in_after=pl.stack == 0 or pl.capped,
-            )
+            Step(i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
+                 add, pl.stack, pl.stack == 0 or pl.capped)  # fmt: skip
+        )
+
+    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
+        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order)."""
+        cur = self.current_bet
+        return (
+            self.not_folded() <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, pl.stack,
+            pl.street_bet, cur, max(0, cur - pl.street_bet), self.call_level(pl), self.min_inc,
+            self.min_raise_to(pl), self.bb, self.reopened(pl),
+            self.pl_max_to(pl) if self.pl else None,
+            self.fl_bet_size() if self.fl else None,
+            self.fl_expected_to() if self.fl else None,
+            self.raises, self.fl and kind == "raise" and self.fl_cap_exceeded(),
+            self.cap_left(pl),
         )  # fmt: skip
 
     def on_action(self, i: int, e: M.Action) -> None:
@@ -368,15 +382,15 @@ class Replay:
             self._start_street(e.street)
         if not self.started:
             self._start_preflop()
-        hand_over = self.not_folded() <= 1
         exp = self.expected_actor()
-        facts = self.facts(pl, e.kind)
+        before = self._before(pl, e.kind)
+        hand_over = before[0]
         stack = pl.stack
         add = 0
         if hand_over or pl.folded or ((pl.all_in or pl.capped) and e.kind in ("fold", "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
             # (B005 reports it) but changes nothing, so it does not shift the turn order.
-            self._record(i, e, pl, stack, 0, betting=True, expected=exp, facts=facts)
+            self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
             return
         if e.kind == "fold":
             pl.folded = True
@@ -410,31 +424,16 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._record(i, e, pl, stack, add, betting=True, expected=exp, facts=facts)
+        self._record(i, e, pl, stack, add, betting=True, expected=exp, before=before)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
-        """What the rules allow ``pl`` at this moment (the facts a Step records)."""
-        return {
-            "hand_over": self.not_folded() <= 1,
-            "folded": pl.folded,
-            "all_in": pl.all_in or pl.capped,
-            "acted": pl.acted,
-            "street_bet": pl.street_bet,
-            "current_bet": self.current_bet,
-            "to_call": max(0, self.current_bet - pl.street_bet),
-            "call_to": self.call_level(pl),
-            "min_inc": self.min_inc,
-            "min_raise_to": self.min_raise_to(pl),
-            "reopened": self.reopened(pl),
-            "pl_max_to": self.pl_max_to(pl) if self.pl else None,
-            "fl_bet": self.fl_bet_size() if self.fl else None,
-            "fl_expected_to": self.fl_expected_to() if self.fl else None,
-            "fl_raises": self.raises,
-            "fl_cap_exceeded": self.fl and kind == "raise" and self.fl_cap_exceeded(),
-            "fl_cap_reached": self.fl and self.fl_cap_exceeded(),
-            "cap_left": self.cap_left(pl),
-            "stack": pl.stack,
-        }
+        """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
+        names = ("hand_over", "seated", "folded", "all_in", "acted", "stack", "street_bet", "current_bet",
+                 "to_call", "call_to", "min_inc", "min_raise_to", "min_bet", "reopened", "pl_max_to", "fl_bet",
+                 "fl_expected_to", "fl_raises", "fl_cap_exceeded", "cap_left")  # fmt: skip
+        out = dict(zip(names, self._before(pl, kind), strict=True))
+        out["fl_cap_reached"] = self.fl and self.fl_cap_exceeded()
+        return out
 
     def next_to_act(self) -> tuple[Player, dict[str, object]] | None:
         """After :meth:`run`: who is due to act next on the current street, and their facts."""
@@ -462,6 +461,9 @@ class Replay:
         self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
 
     def run(self) -> Trace:
+        by_type = self.trace.by_type
+        for e in self.h.events:
+            by_type.setdefault(type(e), []).append(e)
         for i, e in enumerate(self.h.events):
             if isinstance(e, M.Post):
                 self.on_post(i, e)

@@ -77,6 +77,7 @@ class PotTrace:
     notes: list[str] = field(default_factory=list)
     boards: dict[int, tuple[str, ...]] = field(default_factory=dict)
     hole: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict)  # results rules share (computed once per hand)
 
 
 def _clockwise(t: Trace, names: list[str]) -> list[str]:
@@ -101,12 +102,10 @@ def run_shares(amount: int, runs: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(runs)]
 
 
-def boards_by_run(h: M.Hand) -> dict[int, tuple[str, ...]]:
+def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
     """The final board of every run (a later run shares the cards dealt before it started)."""
     boards: dict[int, tuple[str, ...]] = {}
-    for e in h.events:
-        if not isinstance(e, M.Board):
-            continue
+    for e in events:
         if e.board_before:
             board = tuple(e.board_before) + tuple(c for c in e.cards if c not in e.board_before)
         elif e.street in ("flop", "preflop"):
@@ -117,18 +116,19 @@ def boards_by_run(h: M.Hand) -> dict[int, tuple[str, ...]]:
     return boards
 
 
-def shown_cards(h: M.Hand) -> tuple[dict[str, tuple[str, ...]], set[str]]:
+def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     """Cards each contender showed, and the players who mucked (conceded) without showing."""
     shown: dict[str, tuple[str, ...]] = {}
-    showed = {e.player for e in h.events if isinstance(e, M.Show)}
-    mucked: set[str] = set()
-    for e in h.events:
-        if isinstance(e, M.Show) and known(e.cards):
+    showed = {e.player for e in t.of(M.Show)}
+    mucked = {e.player for e in t.of(M.Muck)}
+    for e in t.of(M.Show):
+        if known(e.cards):
             shown[e.player] = e.cards
-        elif isinstance(e, M.SeatResult) and " showed [" in e.text and known(e.cards):
-            shown.setdefault(e.player, e.cards)
-        elif isinstance(e, M.Muck) or (isinstance(e, M.SeatResult) and "mucked" in e.text):
-            mucked.add(e.player)
+    for r in t.of(M.SeatResult):
+        if " showed [" in r.text and known(r.cards):
+            shown.setdefault(r.player, r.cards)
+        elif "mucked" in r.text:
+            mucked.add(r.player)
     for p in mucked - showed:
         shown.pop(p, None)
     return shown, mucked
@@ -140,11 +140,10 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     dealt_in = {p.name for p in t.order}
     contrib = {n: p.live_total + p.ante_total for n, p in players.items() if n in dealt_in}
     dead = {n: p.dead for n, p in players.items() if n in dealt_in and p.dead}
-    house = sum(e.amount for e in h.events if isinstance(e, M.CashDrop))
+    house = sum(e.amount for e in t.of(M.CashDrop))
     printed_returns: dict[str, int] = defaultdict(int)
-    for e in h.events:
-        if isinstance(e, M.UncalledReturn):
-            printed_returns[e.player] += e.amount
+    for u in t.of(M.UncalledReturn):
+        printed_returns[u.player] += u.amount
 
     # C1: the uncalled part of the largest contribution
     expected_returns: dict[str, int] = {}
@@ -198,7 +197,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         for i, (a, e, lo, hi, who, d) in enumerate(merged)
     ]
 
-    claim = next((e for e in h.events if isinstance(e, M.PotClaim)), None)
+    claims = t.of(M.PotClaim)
+    claim = claims[0] if claims else None
     rake = claim.rake or 0 if claim else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
     total_expected = sum(level.values()) + sum(dead.values())
@@ -207,7 +207,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     pt = PotTrace(contrib, dead, house, expected_returns, dict(printed_returns), pots, total_expected, claim,
                   rake, fees)  # fmt: skip
     pt.pots = _net(pt, profile)
-    pt.boards = boards_by_run(h)
+    pt.boards = boards_by_run(t.of(M.Board))
     printed = bool(claim and claim.pots and len(claim.pots) == len(pots))
     if len(pots) > 1 and rake + pt.fees > 0 and not printed and profile.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
@@ -219,9 +219,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         pt.paid_high = _award(t, pt, profile, gross, record=False)
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
-    for e in h.events:
-        if isinstance(e, M.Collect):
-            pt.collected[e.player] = pt.collected.get(e.player, 0) + e.amount
+    for c in t.of(M.Collect):
+        pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     return pt
 
 
@@ -244,7 +243,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     """Award ``pots``; returns what each player should be paid (and, with ``record``, keeps the
     awards, contenders and notes on ``pt``)."""
     h = t.hand
-    shown, _mucked = shown_cards(h)
+    shown, _mucked = shown_cards(t)
     if record:
         pt.hole = shown
     paid: dict[str, int] = defaultdict(int)

@@ -47,7 +47,7 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
             continue
-        ev = next((e for e in h.events if isinstance(e, M.UncalledReturn) and e.player == name), None)
+        ev = next((e for e in t.of(M.UncalledReturn) if e.player == name), None)
         line, col = (ev.line, ev.col) if ev else _claim_line(pt, t)
         if got == 0:
             msg = f"{money(h, want)} of {name}'s bet was not called, but it was not returned to {name}"
@@ -154,7 +154,7 @@ def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
 
 
 def _cashed_out(t: Trace) -> set[str]:
-    return {e.player for e in t.hand.events if isinstance(e, M.CashOut) and e.kind == "cash_out"}
+    return {e.player for e in t.of(M.CashOut) if e.kind == "cash_out"}
 
 
 def _eligible_total(pt: PotTrace, name: str) -> int:
@@ -162,10 +162,10 @@ def _eligible_total(pt: PotTrace, name: str) -> int:
 
 
 def _collect_line(t: Trace, name: str) -> tuple[int, int]:
-    e = next((e for e in t.hand.events if isinstance(e, M.Collect) and e.player == name), None)
+    e = next((e for e in t.of(M.Collect) if e.player == name), None)
     if e is not None:
         return e.line, e.col
-    c = next((e for e in t.hand.events if isinstance(e, M.PotClaim)), None)
+    c = next(iter(t.of(M.PotClaim)), None)
     return (c.line, c.col) if c else (t.hand.last_line, 1)
 
 
@@ -243,6 +243,13 @@ def a008(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
 
 def _payouts(t: Trace, pt: PotTrace, code: str) -> Iterator[Finding]:
+    """The payout findings of one code (the comparison is made once per hand, see :func:`_compare`)."""
+    if "payouts" not in pt.cache:
+        pt.cache["payouts"] = list(_compare(t, pt))
+    yield from (f for f in pt.cache["payouts"] if f.code == code)
+
+
+def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """Compare what each player collected with what the rules pay them; classify each difference."""
     h = t.hand
     if h.cancelled or not pt.decided or h.game not in _AWARD_GAMES:
@@ -291,8 +298,6 @@ def _payouts(t: Trace, pt: PotTrace, code: str) -> Iterator[Finding]:
             kind = "A007"
         else:
             kind = "A004"
-        if kind != code:
-            continue
         line, col = _collect_line(t, n)
         cite = {"A006": _CITE_ODD, "A007": _CITE_HILO, "A008": _CITE_RIT}.get(kind, _CITE_SHOWDOWN + "; " + _CITE_POTS)
         yield finding(
@@ -324,7 +329,7 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                       expected=0, actual=pt.rake,
                       cite="PokerStars rake pages: no per-hand rake in tournaments")  # fmt: skip
         return
-    flop = any(isinstance(e, M.Board) and e.street in ("flop", "turn", "river") for e in h.events)
+    flop = any(e.street in ("flop", "turn", "river") for e in t.of(M.Board))
     if t.profile.no_flop_no_drop and not flop and pt.rake > 0 and h.game in _AWARD_GAMES:
         yield finding(h, t.profile, "A009", line, col,
                       f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",

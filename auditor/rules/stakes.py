@@ -61,14 +61,11 @@ def s002(t: Trace) -> Iterator[Finding]:
 
 def _overdraws(t: Trace) -> Iterator[tuple[Step, M.TableEvent | None]]:
     """Steps that take more than the player had left, with the chips-added line before them, if any."""
-    added: dict[str, M.TableEvent] = {}
-    steps = {s.index: s for s in t.steps}
-    for i, e in enumerate(t.hand.events):
-        if isinstance(e, M.TableEvent) and e.player and _ADDS.search(e.text):
-            added.setdefault(e.player, e)
-        s = steps.get(i)
-        if s is not None and s.actor_seated and s.add > s.stack:
-            yield s, added.get(s.event.player)
+    adds = [e for e in t.of(M.TableEvent) if e.player and _ADDS.search(e.text)]
+    for s in t.steps:
+        if s.actor_seated and s.add > s.stack:
+            line = next((e for e in adds if e.player == s.event.player and e.line < s.event.line), None)
+            yield s, line
 
 
 @rule("S003", "all-in-marker-mismatch", Severity.WARNING)
