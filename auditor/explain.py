@@ -7,6 +7,7 @@ view model, so both say the same thing.  All arithmetic happens here, none in th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from auditor import model as M
@@ -131,17 +132,19 @@ def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace) -> None:
     paid = pt.expected_paid
     for s in h.seats:
         p = t.players.get(s.player)
-        if p is None or p.name not in pt.contributions and p.name not in pt.collected:
+        if p is None or (p.name not in pt.contributions and p.name not in pt.collected):
             continue
         put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
         ret = pt.printed_returns.get(s.player, 0) or pt.expected_returns.get(s.player, 0)
         got = pt.collected.get(s.player, 0)
         should = paid.get(s.player, 0)
         status = "folded" if p.folded else ("all-in" if p.all_in else "in")
-        ok = got == should or not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(
-            s.player, 0)  # fmt: skip
-        x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), money(h, ret) if ret else "–",
-                                   money(h, should), money(h, got), money(h, s.stack - put + ret + got), status, ok))  # fmt: skip
+        ok = got == should or (not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(
+            s.player, 0))  # fmt: skip
+        final = money(h, s.stack - put + ret + got)
+        returned = money(h, ret) if ret else "–"
+        x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), returned, money(h, should),
+                                   money(h, got), final, status, ok))  # fmt: skip
     for n, v in pt.expected_returns.items():
         lv = sorted(pt.contributions.values(), reverse=True)
         second = lv[1] if len(lv) > 1 else 0
@@ -161,10 +164,9 @@ def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
         share = f"{part}{money(h, a.amount)}: " if part else ""
         by_pot.setdefault(a.pot, []).append(f"{share}{who} ({a.why})")
     for p in pt.pots:
-        x.pots.append(PotRow(
-            label=p.label, amount=money(h, p.amount), arithmetic=arithmetic(h, pt, p.low, p.high, p.amount, p.dead),
-            eligible=", ".join(p.eligible), net=money(h, p.net), winners="; ".join(by_pot.get(p.label, ["not decided"])),
-        ))  # fmt: skip
+        winners = "; ".join(by_pot.get(p.label, ["not decided"]))
+        sums = arithmetic(h, pt, p.low, p.high, p.amount, p.dead)
+        x.pots.append(PotRow(p.label, money(h, p.amount), sums, ", ".join(p.eligible), money(h, p.net), winners))
     printed = f" (printed {money(h, pt.claim.total)})" if pt.claim else " (no total printed)"
     x.total = f"total pot {money(h, pt.total_expected)}{printed}"
     fees = [f"rake {money(h, pt.rake)}"]
@@ -194,7 +196,7 @@ def render_text(x: Explanation) -> str:
         rows = [("seat", "player", "start", "put in", "returned", "rules pay", "site paid", "final", "")]
         rows += [(str(p.seat), p.player, p.start, p.put_in, p.returned, p.should_get, p.got, p.final,
                   p.status + ("" if p.ok else "  ✗ MISMATCH")) for p in x.players]  # fmt: skip
-        out += _table(rows) + [""]
+        out += [*_table(rows), ""]
     out.append("Uncalled bets: " + ("; ".join(x.uncalled) if x.uncalled else "none"))
     if x.pots:
         out += ["", "Pots (each layer: what every player put in up to the next all-in level):"]
@@ -209,11 +211,14 @@ def render_text(x: Explanation) -> str:
         out += [f"  {s.player:<16} {s.cards:<18} {s.hand:<16} site printed: {s.printed or '–'}" for s in x.shows]
     for n in x.notes:
         out.append(f"Note: {n}")
-    out += ["", "Findings:" if x.findings else "Findings: none — the site's pots, awards and betting agree with the rules."]
+    out += [
+        "",
+        "Findings:" if x.findings else "Findings: none — the site's pots, awards and betting agree with the rules.",
+    ]
     out += [f"  line {f.line}: {f.code} {f.name} ({f.severity}): {f.message}" for f in x.findings]
     return "\n".join(out) + "\n"
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]

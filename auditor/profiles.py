@@ -29,6 +29,9 @@ class Profile:
     dead_button_cash: bool = True  # may the button sit on an empty seat in a cash game
     prints_all_in: bool = True  # the site marks every all-in ("and is all-in")
     prints_uncalled: bool = True  # the site prints "Uncalled bet (X) returned to Y"
+    # hands dated before this year may return the uncalled part silently (PokerStars exports
+    # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
+    silent_returns_before: int | None = None
     pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
     drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
     total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees (Winamax)
@@ -126,7 +129,7 @@ PROFILES: dict[str, Profile] = {
                        fl_headsup="becomes_headsup_before_cap", hilo_identical_even=True, citations=_ROBERTS),
     "pokerstars": Profile("pokerstars", "PokerStars rules", fl_cap_raises=3,
                           fl_headsup="becomes_headsup_before_cap", pot_boundaries="allin_boundaries",
-                          no_flop_no_drop=True, citations={**_TDA, **_PS}),
+                          no_flop_no_drop=True, silent_returns_before=2008, citations={**_TDA, **_PS}),
     "ggpoker": Profile("ggpoker", "GGPoker rules", citations={**_TDA}),
     "winamax": Profile("winamax", "Winamax rules", fl_cap_raises=3, fl_headsup="becomes_headsup_before_cap",
                        prints_uncalled=False, total_net_of_rake=True, citations={**_TDA}),

@@ -14,7 +14,8 @@ from tests.conftest import FIXTURES
 # Seed 003, first example: A all-in 80, B all-in 210, C 350; board 2h 5d 8c Js Kd;
 # A As Ah, B Qs Qh, C Tc Td.  Main 80 x 3 = 240 (A, B, C) to A; side (210 - 80) x 2 = 260 (B, C)
 # to B; 350 - 210 = 140 returned to C.
-SEED_003_A = """PokerStars Hand #990000000301: Tournament #1000000002, $10+$1 USD Hold'em No Limit - Level I (5/10) - 2026/01/01 12:00:00 ET
+SEED_003_A = """PokerStars Hand #990000000301: Tournament #1000000002, $10+$1 USD Hold'em No Limit - \
+Level I (5/10) - 2026/01/01 12:00:00 ET
 Table '1000000002 1' 9-max Seat #3 is the button
 Seat 1: A (80 in chips)
 Seat 2: B (210 in chips)
@@ -64,7 +65,9 @@ def test_seed_003_layer_table() -> None:
 
 def test_wrong_payout_is_explained_with_the_rule() -> None:
     bad = SEED_003_A.replace("B collected 260 from side pot", "C collected 260 from side pot")
-    bad = bad.replace("and won (260) with a pair of Queens", "and lost").replace("and lost with a pair of Tens", "and won (260)")
+    bad = bad.replace("and won (260) with a pair of Queens", "and lost").replace(
+        "and lost with a pair of Tens", "and won (260)"
+    )
     x = explain_hand(hand(bad), PROFILES["pokerstars"])
     codes = sorted({f.code for f in x.findings})
     assert codes == ["A004"]

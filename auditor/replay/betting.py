@@ -355,10 +355,9 @@ class Replay:
                 expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
         facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
                            None, None, None, 0, False, None)  # fmt: skip
-        self.trace.steps.append(
-            Step(i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                 add, pl.stack, pl.stack == 0 or pl.capped)  # fmt: skip
-        )
+        args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
+                add, pl.stack, pl.stack == 0 or pl.capped)  # fmt: skip
+        self.trace.steps.append(Step(*args))
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order)."""

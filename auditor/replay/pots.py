@@ -135,7 +135,6 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
 
 
 def build(t: Trace, profile: Profile) -> PotTrace:
-    h = t.hand
     players = t.players
     dealt_in = {p.name for p in t.order}
     contrib = {n: p.live_total + p.ante_total for n, p in players.items() if n in dealt_in}

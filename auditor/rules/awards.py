@@ -41,8 +41,8 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     h = t.hand
     if not t.profile.prints_uncalled or h.cancelled:
         return
-    if not pt.printed_returns and _total_excludes(t, pt, sum(pt.expected_returns.values())):
-        return  # no return printed, but the total pot leaves the uncalled part out: it went back
+    if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
+        return  # an export of an era that printed no return line; the total shows it went back
     for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
@@ -56,6 +56,13 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         else:
             msg = f"{money(h, got)} is printed as returned to {name}; the uncalled part was {money(h, want)}"
         yield finding(h, t.profile, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED)
+
+
+def _silent_era(t: Trace) -> bool:
+    """The hand dates from before its site printed uncalled-bet returns."""
+    year = t.hand.start_time[:4] if t.hand.start_time else ""
+    before = t.profile.silent_returns_before
+    return before is not None and year.isdigit() and int(year) < before
 
 
 def _expected_total(t: Trace, pt: PotTrace) -> int:
@@ -122,7 +129,11 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     taken = 0
     for p, got in zip(pt.pots, printed, strict=True):
-        if got > p.amount:
+        if got != p.amount and pt.rake + pt.fees == 0:
+            yield finding(h, t.profile, "A003", line, col,
+                          f"the {p.label} pot is printed as {money(h, got)}; with no rake its layer is "
+                          f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
+        elif got > p.amount:
             yield finding(h, t.profile, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}, "
                           f"more than its layer of {money(h, p.amount)}",
@@ -284,8 +295,27 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     winners = {n for n in paid if paid[n]}
     takers = {n for n in pt.collected if pt.collected[n]}
+    if winners == takers and sum(pt.collected.values()) != sum(paid.values()) and pt.allocation_known:
+        return  # the right players, but chips appeared or vanished: A010's finding
     small = all(abs(d) <= max(1, len(winners)) * t.profile.odd_chip_unit for d in wrong.values())
+    # Where the site names the pot it paid from ("collected $5 from side pot-1") and its pots are
+    # the derived ones, a payment from a pot the player was not eligible for is A005 at that line.
+    by_label = {p.label: p for p in pt.pots}
+    labelled = {e.pot for e in t.of(M.Collect)} <= set(by_label) and len(t.of(M.Collect)) > 0
+    ineligible: set[str] = set()
+    if labelled:
+        for e in t.of(M.Collect):
+            if e.player in wrong and e.player not in by_label[e.pot].eligible and e.player not in ineligible:
+                ineligible.add(e.player)
+                yield finding(
+                    h, t.profile, "A005", e.line, e.col,
+                    f"{e.player} collected {money(h, e.amount)} from the {e.pot} pot, which only "
+                    f"{', '.join(by_label[e.pot].eligible)} could win. Pots: {_award_text(t, pt)}",
+                    expected=0, actual=e.amount, player=e.player, pot=e.pot, cite=_CITE_POTS,
+                )  # fmt: skip
     for n, d in sorted(wrong.items()):
+        if n in ineligible:
+            continue
         got, want = pt.collected.get(n, 0), paid.get(n, 0)
         player = t.players.get(n)
         if d > 0 and (player is None or player.folded or got > _eligible_total(pt, n)):
@@ -350,7 +380,7 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
     returned = sum(pt.printed_returns.values())
-    if not returned and t.profile.prints_uncalled and _total_excludes(t, pt, 0):
+    if not returned and t.profile.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
