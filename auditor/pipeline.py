@@ -81,11 +81,14 @@ def iter_parsed(
     summary: Summary,
     keep: Callable[[Finding], bool] = lambda f: True,
     rules: str | None = "",
+    on_hand: Callable[[Hand | None, Chunk, list[Finding]], None] | None = None,
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
     """Parse (and, unless ``rules`` is None, audit) every hand of ``paths``.
 
     Yields (hand or None, findings), updating ``summary``.  ``rules`` names a rule profile; the
-    empty string judges each hand by its site's profile; None parses only.
+    empty string judges each hand by its site's profile; None parses only.  ``on_hand`` is called
+    with every hand's chunk (its source lines) and kept findings, before the hand is yielded —
+    the HTML report keeps the text of the hands it shows.
     """
     dups = DuplicateIds()
     for item in iter_chunks(paths, summary):
@@ -109,6 +112,8 @@ def iter_parsed(
         fs = [f for f in fs if keep(f)]
         for f in fs:
             summary.by_code[f.code] += 1
+        if on_hand is not None:
+            on_hand(hand, item, fs)
         yield hand, fs
 
 

@@ -42,6 +42,11 @@ class Profile:
     no_flop_no_drop: bool = False  # no rake when the hand ends before the flop
     hilo_identical_even: bool = False  # the same hands win high and low: split the whole pot evenly
     odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
+    # a rake table, where the house publishes one: rate (numerator, denominator), rounding, cap in
+    # minor units.  None: the rake amount itself is not checked (only where rake is forbidden).
+    rake_rate: tuple[int, int] | None = None
+    rake_rounding: Literal["half_even", "floor"] = "half_even"
+    rake_cap: int | None = None
     citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, code: str) -> str:

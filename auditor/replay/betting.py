@@ -140,6 +140,10 @@ class Replay:
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
         self.bb = self._nominal_bb()
+        # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
+        # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
+        antes = [e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"]
+        self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
         first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
                                 or (isinstance(e, M.Post) and e.kind in _LIVE_POSTS)), "preflop")  # fmt: skip
@@ -341,7 +345,12 @@ class Replay:
             pl.stack = max(0, pl.stack - (e.amount - live))
             if pl.stack == 0:
                 pl.all_in = True
-        elif e.kind in ("ante", "big_blind_ante"):
+        elif e.kind == "big_blind_ante" or (e.kind == "ante" and self.bba_poster == e.player):
+            # A big-blind ante is dead money in the main pot, won by any live hand (RULES §2.8).
+            add = e.amount
+            pl.dead += e.amount
+            self.put(pl, e.amount, live=False)
+        elif e.kind == "ante":
             add = e.amount
             pl.ante_total += e.amount
             self.put(pl, e.amount, live=False)
@@ -388,7 +397,11 @@ class Replay:
         add = 0
         if hand_over or pl.folded or ((pl.all_in or pl.capped) and e.kind in ("fold", "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
-            # (B005 reports it) but changes nothing, so it does not shift the turn order.
+            # (B005 reports it) but changes nothing, so it does not shift the turn order.  An
+            # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
+            # it can no longer win a pot.
+            if e.kind == "fold" and not hand_over:
+                pl.folded = True
             self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
             return
         if e.kind == "fold":

@@ -207,7 +207,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
                   rake, fees)  # fmt: skip
     pt.pots = _net(pt, profile)
     pt.boards = boards_by_run(t.of(M.Board))
-    printed = bool(claim and claim.pots and len(claim.pots) == len(pots))
+    printed = bool(claim and claim.pots and len(claim.pots) == len(pots)
+                   and all(0 <= n <= p.amount for (_, n), p in zip(claim.pots, pots, strict=True)))  # fmt: skip
     if len(pots) > 1 and rake + pt.fees > 0 and not printed and profile.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
         # the pot less all the rake, and at most the whole pot.
@@ -227,7 +228,9 @@ def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
     """Each pot after rake and fees: the printed per-pot amounts when the site prints them,
     otherwise rake and fees taken from the main pot first."""
     printed = [a for _, a in pt.claim.pots] if pt.claim else []
-    if printed and len(printed) == len(pt.pots):
+    if printed and len(printed) == len(pt.pots) and all(0 <= n <= p.amount for p, n in zip(pt.pots, printed,
+                                                                                            strict=True)):  # fmt: skip
+        # the site's own net pots, when they are possible (A003 reports impossible ones)
         return [Pot(**{**p.__dict__, "net": n}) for p, n in zip(pt.pots, printed, strict=True)]
     take = pt.rake + pt.fees  # main pot first
     out = []

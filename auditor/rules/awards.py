@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
+from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import PotTrace
@@ -122,6 +123,8 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     printed = [a for _, a in pt.claim.pots]
     line, col = _claim_line(pt, t)
     layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pt.pots)
+    if len(printed) != len(pt.pots) and _merges_into(printed, pt):
+        return  # the site prints a boundary at every all-in, the profile merges them: same money
     if len(printed) != len(pt.pots):
         yield finding(h, t.profile, "A003", line, col,
                       f"{len(printed)} pots are printed; the contributions make {len(pt.pots)} ({layers})",
@@ -166,6 +169,22 @@ def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
 
 def _cashed_out(t: Trace) -> set[str]:
     return {e.player for e in t.of(M.CashOut) if e.kind == "cash_out"}
+
+
+def _merges_into(printed: list[int], pt: PotTrace) -> bool:
+    """Consecutive printed pots add up (net of rake, so at most) to each derived pot in turn."""
+    i, taken = 0, 0
+    for p in pt.pots:
+        total = 0
+        while i < len(printed) and total + printed[i] <= p.amount:
+            total += printed[i]
+            i += 1
+            if total == p.amount or (i < len(printed) and total + printed[i] > p.amount):
+                break
+        if total == 0:
+            return False
+        taken += p.amount - total
+    return i == len(printed) and taken == pt.rake + pt.fees
 
 
 def _eligible_total(pt: PotTrace, name: str) -> int:
@@ -364,6 +383,26 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         yield finding(h, t.profile, "A009", line, col,
                       f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
                       expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop")  # fmt: skip
+        return
+    want = expected_rake(t.profile, pt.claim.total)
+    if want is not None and (flop or not t.profile.no_flop_no_drop) and pt.rake != want:
+        num, den = t.profile.rake_rate or (0, 1)
+        cap = f", capped at {money(h, t.profile.rake_cap)}" if t.profile.rake_cap is not None else ""
+        yield finding(h, t.profile, "A009", line, col,
+                      f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
+                      f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
+                      expected=want, actual=pt.rake, cite="the profile's rake table (RULES.md §4-E)")  # fmt: skip
+
+
+def expected_rake(p: Profile, total: int) -> int | None:
+    """The rake a published rate takes from ``total`` (exact integer arithmetic), or None."""
+    if p.rake_rate is None:
+        return None
+    num, den = p.rake_rate
+    q, r = divmod(total * num, den)
+    if p.rake_rounding == "half_even" and (2 * r > den or (2 * r == den and q % 2 == 1)):
+        q += 1
+    return q if p.rake_cap is None else min(q, p.rake_cap)
 
 
 @rule("A010", "chips-not-conserved", Severity.ERROR)

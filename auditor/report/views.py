@@ -1,0 +1,362 @@
+"""View models of the HTML report and the code that fills them.  Templates only loop over these."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from auditor import __version__
+from auditor import model as M
+from auditor.explain import Explanation, explain_hand
+from auditor.findings import RULES, Finding, Rule
+from auditor.ingest import Chunk
+from auditor.pipeline import Summary
+from auditor.profiles import Profile, for_hand
+from auditor.replay import replay
+from auditor.report import copy_static, inline_css, render, reports_dir, sha256_of, write
+from auditor.rules.common import money
+
+PAGE_SIZE = 500
+
+
+@dataclass(frozen=True)
+class Page:
+    title: str
+    subtitle: str
+    root: str | None  # prefix from this page to the report root; None for a standalone page
+    inline_css: str | None = None
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    code: str
+    name: str
+    severity: str
+    site: str
+    hand_id: str
+    where: str
+    line: str
+    message: str
+    hand_href: str | None
+    rule_href: str
+
+
+@dataclass(frozen=True)
+class Count:
+    label: str
+    count: int
+    href: str | None
+
+
+@dataclass(frozen=True)
+class FileRow:
+    path: str
+    size: str
+    sha256: str
+    encoding: str
+    hands: int
+
+
+@dataclass(frozen=True)
+class PagerLink:
+    label: str
+    href: str | None  # None: the current page
+
+
+@dataclass
+class ListView:
+    """A page of the findings table: the index's first page, further pages, or one code/site."""
+
+    page: Page
+    heading: str
+    rows: list[FindingRow]
+    pager: list[PagerLink]
+    codes: list[str]
+    severities: list[str]
+    sites: list[str]
+    total: int
+
+
+@dataclass
+class IndexView(ListView):
+    generated: str = ""
+    version: str = ""
+    profile: str = ""
+    files: list[FileRow] = field(default_factory=list)
+    cards: list[Count] = field(default_factory=list)
+    by_code: list[Count] = field(default_factory=list)
+    by_severity: list[Count] = field(default_factory=list)
+    by_site: list[Count] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    number: int
+    text: str
+    hit: bool
+    notes: list[str]
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    line: int
+    player: str
+    action: str
+    stack: str
+    pot: str
+
+
+@dataclass(frozen=True)
+class StreetView:
+    name: str
+    board: str
+    actions: list[ActionRow]
+
+
+@dataclass(frozen=True)
+class FindingDetail:
+    code: str
+    name: str
+    severity: str
+    line: str
+    message: str
+    summary: str
+    rule_href: str
+
+
+@dataclass
+class HandView:
+    page: Page
+    heading: str
+    where: str
+    source: list[SourceLine]
+    streets: list[StreetView]
+    explanation: Explanation | None
+    findings: list[FindingDetail]
+    failed: bool
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    lines: list[SourceLine]
+    findings: list[str]
+
+
+@dataclass
+class RuleView:
+    page: Page
+    code: str
+    name: str
+    severity: str
+    doc: str
+    bad: ExampleView | None
+    good: ExampleView | None
+
+
+@dataclass
+class Kept:
+    """A hand the report shows: its source lines and findings (and the Hand when it parsed)."""
+
+    number: int
+    hand: M.Hand | None
+    chunk: Chunk
+    findings: list[Finding]
+
+
+class Collector:
+    """Keeps what the report needs while the audit streams: every finding (as a small row) and the
+    source of the hands that have findings.  Hands without findings are not kept."""
+
+    def __init__(self) -> None:
+        self.kept: list[Kept] = []
+        self.loose: list[Finding] = []  # findings outside any hand (P003, P004)
+        self.hand_of: dict[int, int] = {}  # id(finding) -> kept number
+
+    def on_hand(self, hand: M.Hand | None, chunk: Chunk, findings: list[Finding]) -> None:
+        if not findings:
+            return
+        k = Kept(len(self.kept) + 1, hand, chunk, list(findings))
+        self.kept.append(k)
+        for f in findings:
+            self.hand_of[id(f)] = k.number
+
+    def on_loose(self, f: Finding) -> None:
+        if id(f) not in self.hand_of:
+            self.loose.append(f)
+
+
+def _row(f: Finding, root: str, hand_no: int | None) -> FindingRow:
+    href = f"{root}hands/{hand_no}.html#L{f.line}" if hand_no is not None else None
+    return FindingRow(f.code, f.name, str(f.severity), f.site or "", f.hand_id or "", f.path,
+                      "" if f.line is None else f"{f.line}:{f.column or 1}", f.message, href,
+                      f"{root}rules/{f.code}.html")  # fmt: skip
+
+
+def _size(n: int) -> str:
+    if n < 0:
+        return "stdin"
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} {unit}" if unit == "B" else f"{n / 1024:,.1f} {unit}"
+        n //= 1024
+    return str(n)
+
+
+def write_report(out_dir: str, summary: Summary, col: Collector, profile_name: str) -> Path:
+    """Write the whole report under ``out_dir``; returns the index path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_static(out)
+    findings: list[tuple[Finding, int | None]] = [(f, k.number) for k in col.kept for f in k.findings]
+    findings += [(f, None) for f in col.loose]
+    findings.sort(key=lambda x: (x[0].path, x[0].line or 0, x[0].code))
+    codes = sorted({f.code for f, _ in findings})
+    sites = sorted({f.site for f, _ in findings if f.site})
+    severities = [s for s in ("error", "warning", "info") if any(str(f.severity) == s for f, _ in findings)]
+    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    sub = f"{summary.hands_seen:,} hands · {len(findings):,} findings · {generated}"
+
+    def pages(prefix: str, items: list[tuple[Finding, int | None]], heading: str) -> list[ListView]:
+        chunks = [items[i : i + PAGE_SIZE] for i in range(0, len(items), PAGE_SIZE)] or [[]]
+        names = [f"{prefix}-{i + 1}.html" for i in range(len(chunks))]
+        if prefix == "findings":
+            names[0] = "index.html"
+        views = []
+        for i, part in enumerate(chunks):
+            pager = [PagerLink(str(j + 1), None if j == i else names[j]) for j in range(len(chunks))]
+            views.append(ListView(Page(heading, sub, ""), heading, [_row(f, "", n) for f, n in part], pager,
+                                  codes, severities, sites, len(items)))  # fmt: skip
+        return views
+
+    # index (page 1 of all findings), further pages, one list per code and per site
+    all_pages = pages("findings", findings, "All findings")
+    index = IndexView(**{k: getattr(all_pages[0], k) for k in ListView.__dataclass_fields__})
+    index.page = Page("Audit report", sub, "")
+    index.generated, index.version, index.profile = generated, __version__, profile_name or "each hand's site profile"
+    index.files = [
+        FileRow(i.path, _size(i.size), sha256_of(i.path) if i.path != "-" and os.path.isfile(i.path) else "–",
+                i.encoding, i.hands)
+        for i in summary.file_infos
+    ]  # fmt: skip
+    index.cards = [Count("files", summary.files, None), Count("hands seen", summary.hands_seen, None),
+                   Count("parsed", summary.hands_parsed, None), Count("failed", summary.hands_failed, None),
+                   Count("findings", len(findings), None)]  # fmt: skip
+    by_code = Counter(f.code for f, _ in findings)
+    index.by_code = [Count(f"{c} {RULES[c].name}", n, f"code-{c}-1.html") for c, n in sorted(by_code.items())]
+    by_sev = Counter(str(f.severity) for f, _ in findings)
+    index.by_severity = [Count(s, by_sev[s], None) for s in severities]
+    by_site = Counter(f.site or "(no site)" for f, _ in findings)
+    index.by_site = [Count(s, n, f"site-{s}-1.html" if s in sites else None) for s, n in sorted(by_site.items())]
+    write(out / "index.html", render("index.html.j2", view=index))
+    for i, v in enumerate(all_pages[1:], start=2):
+        write(out / f"findings-{i}.html", render("list.html.j2", view=v))
+    for c in codes:
+        for i, v in enumerate(pages(f"code-{c}", [x for x in findings if x[0].code == c], f"{c} {RULES[c].name}")):
+            write(out / f"code-{c}-{i + 1}.html", render("list.html.j2", view=v))
+    for s in sites:
+        for i, v in enumerate(pages(f"site-{s}", [x for x in findings if x[0].site == s], f"Findings at {s}")):
+            write(out / f"site-{s}-{i + 1}.html", render("list.html.j2", view=v))
+    for k in col.kept:
+        write(out / "hands" / f"{k.number}.html", render("hand.html.j2", view=hand_view(k, profile_name, "../")))
+    for code in RULES:
+        write(out / "rules" / f"{code}.html", render("rule.html.j2", view=rule_view(code, "../")))
+    return out / "index.html"
+
+
+def _source(lines: tuple[str, ...] | list[str], first: int, findings: list[Finding]) -> list[SourceLine]:
+    notes: dict[int, list[str]] = {}
+    for f in findings:
+        if f.line is not None:
+            notes.setdefault(f.line, []).append(f"{f.code} {f.message}")
+    return [SourceLine(n, text, n in notes, notes.get(n, [])) for n, text in enumerate(lines, start=first)]
+
+
+def streets_of(h: M.Hand, profile: Profile) -> list[StreetView]:
+    """The replay street by street: who acted, the amount, their stack and the pot after it."""
+    t = replay(h, profile)
+    steps = {s.index: s for s in t.steps}
+    out: list[StreetView] = []
+    current: list[ActionRow] = []
+    name, board = "pre-flop", ""
+    pot = 0
+    for i, e in enumerate(h.events):
+        if isinstance(e, M.Board) and e.run == 1 and e.street != "preflop":
+            out.append(StreetView(name, board, current))
+            name, board, current = e.street, " ".join((*e.board_before, *e.cards)), []
+            continue
+        s = steps.get(i)
+        if s is not None:
+            pot += s.add
+            ev = s.event
+            if isinstance(ev, M.Post):
+                what = f"posts {ev.kind.replace('_', ' ')} {money(h, ev.amount)}"
+            elif ev.kind in ("bet", "raise", "complete"):
+                what = f"{ev.kind}s to {money(h, ev.to)}" if ev.kind != "bet" else f"bets {money(h, ev.to)}"
+            elif ev.kind == "call":
+                what = f"calls {money(h, ev.increment)}"
+            else:
+                what = ev.kind + "s" if ev.kind != "check" else "checks"
+            if ev.all_in:
+                what += " (all-in)"
+            current.append(ActionRow(ev.line, ev.player, what, money(h, s.stack_after), money(h, pot)))
+        elif isinstance(e, M.UncalledReturn):
+            pot -= e.amount
+            current.append(ActionRow(e.line, e.player, f"gets back {money(h, e.amount)} uncalled", "", money(h, pot)))
+    out.append(StreetView(name, board, current))
+    return [s for s in out if s.actions or s.board]
+
+
+def hand_view(k: Kept, profile_name: str, root: str | None, standalone: bool = False) -> HandView:
+    h = k.hand
+    first = k.chunk.first_line
+    details = [FindingDetail(f.code, f.name, str(f.severity), "" if f.line is None else str(f.line), f.message,
+                             RULES[f.code].summary, f"{root or ''}rules/{f.code}.html") for f in k.findings]  # fmt: skip
+    css = inline_css() if standalone else None
+    if h is None:
+        page = Page(f"Unreadable hand in {k.chunk.path}", "hand page", root, css)
+        return HandView(page, f"Unreadable hand at {k.chunk.path}:{first}", f"{k.chunk.path}, line {first}",
+                        _source(k.chunk.lines, first, k.findings), [], None, details, True)  # fmt: skip
+    profile = for_hand(h.site, profile_name or None)
+    x = explain_hand(h, profile)
+    findings = sorted({id(f): f for f in [*k.findings]}.values(), key=lambda f: (f.line or 0, f.code))
+    page = Page(f"Hand {h.hand_id}", x.title, root, css)
+    return HandView(page, x.title, x.where, _source(k.chunk.lines, first, findings), streets_of(h, profile), x,
+                    details, False)  # fmt: skip
+
+
+def example_dir() -> Path:
+    """Bad and good example hands of each rule: shipped as ``auditor/rule_examples`` in the wheel."""
+    packaged = reports_dir().parent / "rule_examples"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent.parent / "fixtures" / "rules"
+
+
+def _example(code: str, kind: str) -> ExampleView | None:
+    from auditor.pipeline import audit
+
+    path = example_dir() / code / f"{kind}.txt"
+    if not path.is_file():
+        return None
+    _summary, found = audit([str(path)])
+    text = path.read_text("utf-8").splitlines()
+    shown = [f for f in found if f.path == str(path)]
+    return ExampleView(_source(text, 1, shown), [f"line {f.line}: {f.code} {f.message}" for f in shown])
+
+
+def rule_view(code: str, root: str | None) -> RuleView:
+    r: Rule = RULES[code]
+    return RuleView(Page(f"{r.code} {r.name}", "rule", root), r.code, r.name, str(r.severity), r.doc,
+                    _example(code, "bad"), _example(code, "good"))  # fmt: skip
+
+
+def explain_page(h: M.Hand, chunk: Chunk, findings: list[Finding], profile_name: str) -> str:
+    """``hhaudit explain --html``: one self-contained page (inline CSS, no links out)."""
+    view = hand_view(Kept(1, h, chunk, findings), profile_name, None, standalone=True)
+    return render("hand.html.j2", view=view)
+
+
+__all__ = ["Collector", "explain_page", "write_report"]
