@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Sequence
 
 from auditor import __version__
@@ -44,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         help="accept the findings of an earlier --format json/jsonl report (keyed by site, hand, code)",
     )
     a.add_argument("-o", "--output", help="write the report to this file instead of standard output")
+    a.add_argument("--html", metavar="DIR", help="also write an HTML report (works offline) into DIR")
 
     pr = sub.add_parser("parse", help="write the canonical event log as tables")
     pr.add_argument("paths", nargs="+", metavar="PATH")
@@ -54,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("path", metavar="PATH", help="a file (or directory, or - for stdin) holding the hand")
     x.add_argument("--hand", required=True, metavar="ID", help="the hand id, as printed (with or without #)")
     x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
+    x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
     r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
     r.add_argument("code", nargs="?")
@@ -93,18 +96,31 @@ def cmd_audit(args: argparse.Namespace) -> int:
             return False
         return True
 
+    collector = None
+    if args.html:
+        from auditor.report.views import Collector
+
+        collector = Collector()
     worst = 0
     try:
-        for _hand, fs in iter_parsed(args.paths, summary, keep, args.rules):
+        for hand, fs in iter_parsed(args.paths, summary, keep, args.rules,
+                                    on_hand=collector.on_hand if collector else None):  # fmt: skip
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
+                if collector is not None and hand is None and f.line is not None and f.code in ("P003", "P004"):
+                    collector.on_loose(f)
     except SourceError as e:
         print(f"hhaudit: {e}", file=sys.stderr)
         return 2
     fmt.close(summary)
     if out is not sys.stdout:
         out.close()
+    if collector is not None:
+        from auditor.report.views import write_report
+
+        index = write_report(args.html, summary, collector, args.rules)
+        print(f"hhaudit: HTML report written to {index}", file=sys.stderr)
     return 1 if fail_on is not None and worst >= int(fail_on) else 0
 
 
@@ -128,6 +144,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from auditor.explain import explain_hand, render_text
+    from auditor.rules import audit_hand
     from auditor.ingest import Chunk
     from auditor.pipeline import iter_chunks
     from auditor.profiles import for_hand
@@ -150,6 +167,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 continue
             x = explain_hand(hand, for_hand(hand.site, args.rules or None), list(item.lines), fs)
             sys.stdout.write(render_text(x))
+            if args.html:
+                from auditor.report import write
+                from auditor.report.views import explain_page
+
+                _t, _p, found = audit_hand(hand, for_hand(hand.site, args.rules or None))
+                write(Path(args.html), explain_page(hand, item, sorted([*fs, *found], key=lambda f: (f.line or 0)),
+                                                    args.rules))  # fmt: skip
+                print(f"hhaudit: explanation written to {args.html}", file=sys.stderr)
             return 1 if any(f.severity == "error" for f in x.findings) else 0
     except SourceError as e:
         print(f"hhaudit: {e}", file=sys.stderr)

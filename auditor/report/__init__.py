@@ -46,7 +46,20 @@ def environment() -> jinja2.Environment:
 
 
 def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
+    """Render a template; a ``view`` with a ``page`` also provides the base template's ``page``."""
+    if "view" in context and "page" not in context:
+        context["page"] = context["view"].page
+    return _env().get_template(template).render(**context)
+
+
+_ENV: jinja2.Environment | None = None
+
+
+def _env() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = environment()
+    return _ENV
 
 
 def write(path: Path, text: str) -> None:

@@ -312,8 +312,11 @@ def streets_of(h: M.Hand, profile: Profile) -> list[StreetView]:
 def hand_view(k: Kept, profile_name: str, root: str | None, standalone: bool = False) -> HandView:
     h = k.hand
     first = k.chunk.first_line
-    details = [FindingDetail(f.code, f.name, str(f.severity), "" if f.line is None else str(f.line), f.message,
-                             RULES[f.code].summary, f"{root or ''}rules/{f.code}.html") for f in k.findings]  # fmt: skip
+    details = [
+        FindingDetail(f.code, f.name, str(f.severity), "" if f.line is None else str(f.line), f.message,
+                      RULES[f.code].summary, f"{root or ''}rules/{f.code}.html")
+        for f in k.findings
+    ]  # fmt: skip
     css = inline_css() if standalone else None
     if h is None:
         page = Page(f"Unreadable hand in {k.chunk.path}", "hand page", root, css)

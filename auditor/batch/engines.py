@@ -1,0 +1,164 @@
+"""Where :func:`~auditor.batch.work.audit_file` runs: in-process, a local process pool, or Dask.
+
+Every engine is a generator ``run_*(tasks, ...) -> Iterator[FileResult]`` yielding results as
+files finish (in any order: the store's content does not depend on it).  Engines keep at most a
+few tasks per worker in flight, so neither the task list nor the results pile up in a queue, and
+a file that cannot be audited - even one whose worker process dies - becomes an ``error`` result
+instead of stopping the batch.
+
+* ``serial``: ``audit_file`` in this process, one file after the other (``--workers 1``).
+* ``pool``: a :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method
+  (no fork of a process that runs polars' threads).  On Linux each worker asks the kernel to kill
+  it when the batch process dies (``PR_SET_PDEATHSIG``), so a killed run leaves no worker behind
+  still writing to the store.
+* ``dask``: a ``dask.distributed`` client on an existing scheduler (``--scheduler ADDRESS``), or
+  on a :class:`distributed.LocalCluster` started for the run (``--scheduler local``).  The store
+  must be a directory every worker can write (a shared filesystem), and the workers must run the
+  same hhaudit version (a worker running another one refuses the task).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from auditor.batch.work import FileResult, FileTask, audit_file
+
+
+class EngineError(RuntimeError):
+    """The engine cannot start (Dask missing, scheduler unreachable): the run fails with status 2."""
+
+
+def _failed(task: FileTask, message: str) -> FileResult:
+    return FileResult(task.path, task.key, "error", error=message)
+
+
+def run_serial(tasks: Iterable[FileTask]) -> Iterator[FileResult]:
+    """Audit the files one after the other in this process."""
+    for task in tasks:
+        yield audit_file(task)
+
+
+def _init_worker() -> None:
+    """Pool worker start-up: leave Ctrl-C to the batch process, and die with it (Linux)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the worker ends with its queue
+            pass
+    parent = os.environ.get("HHAUDIT_BATCH_PARENT")
+    if parent and os.getppid() != int(parent):  # the batch died before prctl took effect
+        os._exit(1)
+
+
+def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
+    """Audit the files in a pool of ``workers`` processes, at most two tasks per worker in flight."""
+    ctx = multiprocessing.get_context("spawn")
+    os.environ["HHAUDIT_BATCH_PARENT"] = str(os.getpid())
+    it = iter(tasks)
+    limit = 2 * workers
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+    pending: dict[Future[FileResult], FileTask] = {}
+    try:
+        while True:
+            while len(pending) < limit:
+                task = next(it, None)
+                if task is None:
+                    break
+                pending[pool.submit(audit_file, task)] = task
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
+            for fut in done:
+                task = pending.pop(fut)
+                try:
+                    yield fut.result()
+                except BrokenProcessPool:
+                    broken = True
+                    yield _failed(task, "a worker process died while this file was being audited")
+            if broken:
+                # Every task still in flight is lost with the pool: record them, start a new pool.
+                for fut, task in list(pending.items()):
+                    yield _failed(task, "a worker process died while this file was being audited")
+                pending.clear()
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Iterator[FileResult]:
+    """Audit the files on a dask.distributed cluster (``scheduler`` address, or ``local``)."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise EngineError("the dask engine needs dask.distributed: pip install 'hhaudit[dask]'") from None
+    cluster: Any = None
+    try:
+        if scheduler == "local":
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as e:
+        if cluster is not None:
+            cluster.close()
+        raise EngineError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        limit = 2 * threads
+        it = iter(tasks)
+        futures: dict[str, FileTask] = {}
+        ac = as_completed()
+
+        def fill() -> None:
+            while len(futures) < limit:
+                task = next(it, None)
+                if task is None:
+                    return
+                fut = client.submit(audit_file, task, pure=False)
+                futures[fut.key] = task
+                ac.add(fut)
+
+        fill()
+        for fut in ac:
+            task = futures.pop(fut.key)
+            try:
+                res: FileResult = fut.result()
+            except Exception as e:  # KilledWorker, a worker without hhaudit, ...
+                res = _failed(task, f"the Dask task failed: {type(e).__name__}: {e}")
+            fut.release()
+            yield res
+            fill()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+Runner = Callable[[Iterable[FileTask]], Iterator[FileResult]]
+
+
+def engine(name: str, workers: int, scheduler: str | None) -> Runner:
+    """The engine for ``--engine NAME --workers N --scheduler ADDRESS``."""
+    if name == "dask":
+        if not scheduler:
+            raise EngineError("--engine dask needs --scheduler ADDRESS (or --scheduler local)")
+        addr = scheduler
+        return lambda tasks: run_dask(tasks, addr, workers)
+    if name != "local":
+        raise EngineError(f"unknown engine {name!r} (local or dask)")
+    if workers <= 1:
+        return run_serial
+    return lambda tasks: run_pool(tasks, workers)

@@ -1,0 +1,465 @@
+"""The audit store: Parquet tables partitioned by night, written atomically, read back consistently.
+
+Layout (``STORE`` is the directory given to ``hhaudit batch --store``)::
+
+    STORE/
+      files/night=2026-11-29/f-<key>.parquet           manifest: one row per audited file, its "done" mark
+      files/night=2026-11-29/m-<run_id>.parquet        the night's manifest rows, compacted at the end of a run
+      hands/night=2026-11-29/<key>.<audit_id>.0000.parquet      one part per file (more for large files)
+      findings/night=2026-11-29/<key>.<audit_id>.0000.parquet
+      runs/night=2026-11-29/<run_id>.parquet           the run log: one row per run
+      .lock                                            held (flock) while a batch runs
+
+``night`` is the date of the run that audited the file (``--night`` overrides it), so a night's
+results are the files that were new or changed that night and can be read alone.  ``key`` is
+:func:`file_key` of the source path; ``audit_id`` is :func:`audit_id` of the file's SHA-256, the
+hhaudit version, the rule profile and the part size, so the same input always produces the same
+part names with the same rows.
+
+Commit protocol (what makes a killed run harmless):
+
+1. Every file is written under a temporary name in the same directory and renamed into place
+   (:func:`write_atomic`): a reader never sees half a Parquet file.
+2. A file's ``hands`` and ``findings`` parts are written first, its manifest row last.  A part
+   is *committed* when the newest manifest row of its key names its night and ``audit_id`` and
+   its number is below the row's part count; anything else is garbage from a killed run.
+3. Only then are the parts of the file's previous audit (if its content changed) deleted.
+4. At the start of every run, under the store lock, :func:`collect_garbage` deletes
+   uncommitted parts and temporary files, and flags manifest rows whose parts are missing so
+   that their files are audited again.
+
+Between a killed run and the next one a plain ``pl.scan_parquet`` glob can see uncommitted parts;
+:func:`scan` never does (it keeps the committed parts only), and after any completed run the two
+agree.  The manifest may hold a superseded row for a key until :func:`compact_manifest` runs at
+the end of a run; readers keep the newest row per key (ordered by the coordinator's run start
+time, then the worker's audit time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import IO
+
+import polars as pl
+
+from auditor import tables
+
+TABLES = ("files", "hands", "findings", "runs")
+NIGHT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+NIGHT = "night"
+UTC_TIME = pl.Datetime("us", "UTC")
+
+#: Manifest: one row per audited file (the newest row per ``file_key`` is the truth).
+FILES: dict[str, pl.DataType] = {
+    "file_key": pl.String(),
+    "path": pl.String(),
+    "size": pl.Int64(),
+    "mtime": UTC_TIME,
+    "sha256": pl.String(),
+    "encoding": pl.String(),
+    "status": pl.String(),  # "ok" (audited; its findings say what is wrong with it) or "error"
+    "error": pl.String(),
+    "hhaudit_version": pl.String(),
+    "profile": pl.String(),  # the --rules profile, "site" for each hand's site profile
+    "audit_id": pl.String(),
+    "hand_parts": pl.Int32(),
+    "finding_parts": pl.Int32(),
+    "hands_seen": pl.Int64(),
+    "hands_parsed": pl.Int64(),
+    "hands_failed": pl.Int64(),
+    "findings": pl.Int64(),
+    "worst": pl.String(),  # the most severe finding's severity, null when there is none
+    "by_code": pl.String(),  # JSON object code -> count
+    "run_id": pl.String(),
+    "run_started_at": UTC_TIME,
+    "audited_at": UTC_TIME,
+    "seconds": pl.Float64(),
+}
+
+#: Hands: the columns of :data:`auditor.tables.HANDS` plus where they came from and what was found.
+HANDS: dict[str, pl.DataType] = {
+    "file_key": pl.String(),
+    "audit_id": pl.String(),
+    **tables.HANDS,
+    "players": pl.List(pl.String()),
+    "findings": pl.Int32(),
+    "worst": pl.String(),
+}
+
+#: Findings: one row per finding.  ``hand_no`` numbers the hand headers of a file (null for a
+#: finding about the file itself); ``table`` and ``player`` are filled when they are known.
+FINDINGS: dict[str, pl.DataType] = {
+    "file_key": pl.String(),
+    "audit_id": pl.String(),
+    "hand_no": pl.Int64(),
+    "site": pl.String(),
+    "hand_id": pl.String(),
+    "table": pl.String(),
+    "player": pl.String(),
+    "code": pl.String(),
+    "name": pl.String(),
+    "severity": pl.String(),
+    "path": pl.String(),
+    "line": pl.Int64(),
+    "column": pl.Int32(),
+    "message": pl.String(),
+    "profile": pl.String(),
+    "data": pl.String(),  # the finding's data as JSON
+}
+
+#: The run log: one row per run, rewritten when the run ends.
+RUNS: dict[str, pl.DataType] = {
+    "run_id": pl.String(),
+    "status": pl.String(),  # running, complete, interrupted, failed
+    "started_at": UTC_TIME,
+    "finished_at": UTC_TIME,
+    "seconds": pl.Float64(),
+    "hhaudit_version": pl.String(),
+    "profile": pl.String(),
+    "engine": pl.String(),
+    "workers": pl.Int32(),
+    "sources": pl.List(pl.String()),
+    "files_seen": pl.Int64(),
+    "files_audited": pl.Int64(),
+    "files_replaced": pl.Int64(),
+    "files_skipped": pl.Int64(),
+    "files_error": pl.Int64(),
+    "hands_seen": pl.Int64(),
+    "hands_parsed": pl.Int64(),
+    "hands_failed": pl.Int64(),
+    "findings": pl.Int64(),
+    "by_code": pl.String(),  # JSON object code -> count, this run's audited files
+    "hands_per_s": pl.Float64(),
+    "garbage_removed": pl.Int64(),  # uncommitted parts of a killed run deleted at the start
+    "errors": pl.List(pl.String()),  # the first messages of files that could not be audited
+    "exit_status": pl.Int32(),
+}
+
+SCHEMAS: dict[str, dict[str, pl.DataType]] = {"files": FILES, "hands": HANDS, "findings": FINDINGS, "runs": RUNS}
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+class StoreBusy(RuntimeError):
+    """Another batch holds the store's lock."""
+
+
+def profile_label(rules: str) -> str:
+    """How a ``--rules`` value is recorded: the profile name, or ``site`` for each hand's own."""
+    return rules or "site"
+
+
+def file_key(path: str) -> str:
+    """A file's key in the store: a readable stem of its name and a hash of its absolute path.
+
+    Only ``[A-Za-z0-9_-]`` (no dot), so that part names ``<key>.<audit_id>.<n>.parquet`` split on
+    dots.  The same file named through another relative path has the same key.
+    """
+    ap = os.path.abspath(path)
+    stem = _UNSAFE.sub("_", os.path.basename(ap))[:48].strip("_") or "file"
+    digest = hashlib.sha1(ap.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return f"{stem}-{digest}"
+
+
+def audit_id(sha256: str, version: str, profile: str, batch_size: int) -> str:
+    """The name of one audit of one content: equal inputs give equal part names and rows."""
+    text = f"{sha256}\0{version}\0{profile}\0{batch_size}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def night_dir(store: str, table: str, night: str) -> str:
+    return os.path.join(store, table, f"{NIGHT}={night}")
+
+
+def part_path(store: str, table: str, night: str, key: str, aid: str, n: int) -> str:
+    """Where part ``n`` of a file's ``hands`` or ``findings`` rows lives."""
+    return os.path.join(night_dir(store, table, night), f"{key}.{aid}.{n:04d}.parquet")
+
+
+def manifest_path(store: str, night: str, key: str) -> str:
+    """Where a file's own manifest row is written when the file is done."""
+    return os.path.join(night_dir(store, "files", night), f"f-{key}.parquet")
+
+
+def run_path(store: str, night: str, run_id: str) -> str:
+    return os.path.join(night_dir(store, "runs", night), f"{run_id}.parquet")
+
+
+# ---------------------------------------------------------------------------------- writing
+
+
+def _fsync_dir(d: str) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomic(df: pl.DataFrame, path: str, durable: bool = True) -> None:
+    """Write ``df`` as Parquet to ``path`` through a temporary name and a rename.
+
+    The temporary name starts with a dot and ends in ``.tmp``: globs on ``*.parquet`` never see
+    it, and :func:`collect_garbage` removes it if the writer was killed.  With ``durable``, the
+    data and the directory entry are flushed to disk (survives a power cut, not only a kill).
+    """
+    d = os.path.dirname(path)
+    os.makedirs(d, exist_ok=True)
+    tmp = os.path.join(d, f".{os.path.basename(path)}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            df.write_parquet(f, compression="zstd")
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if durable:
+        _fsync_dir(d)
+
+
+def remove_quietly(path: str) -> bool:
+    """Delete a file; False when it was already gone."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A DataFrame of ``rows`` (dicts) with exactly ``schema``'s columns and types."""
+    if not rows:
+        return pl.DataFrame(schema=schema)
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def _glob(store: str, table: str) -> str:
+    return os.path.join(store, table, "**", "*.parquet")
+
+
+def _has_parts(store: str, table: str) -> bool:
+    root = os.path.join(store, table)
+    if not os.path.isdir(root):
+        return False
+    for d in os.scandir(root):
+        if d.is_dir() and d.name.startswith(f"{NIGHT}="):
+            for f in os.scandir(d.path):
+                if f.name.endswith(".parquet") and not f.name.startswith("."):
+                    return True
+    return False
+
+
+def scan_raw(store: str, table: str, include_source: bool = False) -> pl.LazyFrame:
+    """Every row of every Parquet file of ``table`` (committed or not), with the ``night`` column."""
+    schema = SCHEMAS[table]
+    hive: dict[str, pl.DataType] = {NIGHT: pl.Date()}
+    if not _has_parts(store, table):
+        empty = {**schema, NIGHT: pl.Date()}
+        if include_source:
+            empty["source"] = pl.String()
+        return pl.DataFrame(schema=empty).lazy()
+    return pl.scan_parquet(
+        _glob(store, table),
+        hive_partitioning=True,
+        hive_schema=hive,
+        schema=schema,
+        missing_columns="insert",
+        include_file_paths="source" if include_source else None,
+    )
+
+
+def _newest_per_key(lf: pl.LazyFrame) -> pl.LazyFrame:
+    return lf.sort(["run_started_at", "audited_at"], nulls_last=False).unique(
+        subset=["file_key"], keep="last", maintain_order=True
+    )
+
+
+def load_manifest(store: str) -> pl.DataFrame:
+    """The ``files`` table: the newest manifest row of every file key."""
+    return _newest_per_key(scan_raw(store, "files")).collect()
+
+
+def scan(store: str, table: str) -> pl.LazyFrame:
+    """A consistent view of one table of the store.
+
+    ``files``: the newest manifest row per file.  ``hands`` and ``findings``: the rows of committed
+    parts only (a semi-join on the manifest's night, file key and ``audit_id``).  ``runs``: as
+    stored.  Every table has the hive partition column ``night`` (a ``Date``).
+    """
+    if table not in SCHEMAS:
+        raise ValueError(f"unknown table {table!r}; the store holds {', '.join(TABLES)}")
+    if table == "files":
+        return load_manifest(store).lazy()
+    raw = scan_raw(store, table)
+    if table == "runs":
+        return raw
+    live = load_manifest(store).filter(pl.col("status") == "ok").select(NIGHT, "file_key", "audit_id")
+    return raw.join(live.lazy(), on=[NIGHT, "file_key", "audit_id"], how="semi")
+
+
+# ---------------------------------------------------------------------------------- manifest entries
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What the coordinator needs of a file's newest manifest row (shipped to the worker)."""
+
+    night: str
+    file_key: str
+    audit_id: str
+    sha256: str
+    hhaudit_version: str
+    profile: str
+    status: str
+    hand_parts: int
+    finding_parts: int
+
+    def part_paths(self, store: str) -> list[str]:
+        """The committed parts of this audit (none for a file that could not be audited)."""
+        out = [part_path(store, "hands", self.night, self.file_key, self.audit_id, n) for n in range(self.hand_parts)]
+        out += [
+            part_path(store, "findings", self.night, self.file_key, self.audit_id, n) for n in range(self.finding_parts)
+        ]
+        return out
+
+
+def entries(manifest: pl.DataFrame) -> dict[str, Entry]:
+    """Manifest rows (from :func:`load_manifest`) by file key."""
+    out: dict[str, Entry] = {}
+    cols = ["file_key", "audit_id", "sha256", "hhaudit_version", "profile", "status", "hand_parts", "finding_parts"]
+    df = manifest.select(pl.col(NIGHT).cast(pl.String), *cols)
+    for night, key, aid, sha, ver, prof, status, hp, fp in df.iter_rows():
+        out[key] = Entry(night, key, aid or "", sha or "", ver or "", prof or "", status or "", hp or 0, fp or 0)
+    return out
+
+
+# ---------------------------------------------------------------------------------- cleaning up
+
+
+@dataclass
+class Cleanup:
+    """What :func:`collect_garbage` did."""
+
+    removed_parts: int = 0
+    removed_temp: int = 0
+    incomplete: list[str] = field(default_factory=list)  # keys whose committed parts are missing
+
+
+def _walk(store: str, table: str) -> Iterator[os.DirEntry[str]]:
+    root = os.path.join(store, table)
+    if not os.path.isdir(root):
+        return
+    for d in os.scandir(root):
+        if d.is_dir():
+            yield from os.scandir(d.path)
+        elif d.name.endswith(".tmp"):
+            yield d
+
+
+def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
+    """Remove what a killed run left behind; call it holding the store lock, before any work.
+
+    Deletes every ``hands``/``findings`` part that is not committed by its key's newest manifest
+    row in ``known`` and every temporary file.  A manifest row whose parts are missing (deleted by
+    hand, or by a race with a killed run's orphaned worker) is reported in ``incomplete`` so that
+    its file is audited again.
+    """
+    out = Cleanup()
+    live: set[str] = set()
+    for e in known.values():
+        paths = e.part_paths(store)
+        live.update(paths)
+        if e.status == "ok" and not all(os.path.exists(p) for p in paths):
+            out.incomplete.append(e.file_key)
+    for table in TABLES:
+        for f in _walk(store, table):
+            if f.name.endswith(".tmp"):
+                out.removed_temp += remove_quietly(f.path)
+            elif table in ("hands", "findings") and f.name.endswith(".parquet") and f.path not in live:
+                out.removed_parts += remove_quietly(f.path)
+    return out
+
+
+def compact_manifest(store: str, run_id: str) -> int:
+    """Rewrite each night's manifest as one file holding only the newest row of each key.
+
+    Nights with a single up-to-date file are left alone.  The new file is written before the old
+    ones are deleted; a kill in between leaves duplicate rows, which readers already ignore.
+    Returns the number of nights rewritten.
+    """
+    every = scan_raw(store, "files", include_source=True).collect()
+    if every.is_empty():
+        return 0
+    newest = _newest_per_key(every.lazy()).collect()
+    rewritten = 0
+    for (night,), rows in every.group_by(NIGHT):
+        sources = rows["source"].unique().to_list()
+        keep = newest.filter(pl.col(NIGHT) == night)
+        if len(sources) == 1 and len(keep) == len(rows) and os.path.basename(sources[0]).startswith("m-"):
+            continue
+        label = night.isoformat() if hasattr(night, "isoformat") else str(night)
+        target = os.path.join(night_dir(store, "files", label), f"m-{run_id}.parquet")
+        if not keep.is_empty():
+            write_atomic(keep.drop(NIGHT, "source"), target)
+        for s in sources:
+            if os.path.abspath(s) != os.path.abspath(target):
+                remove_quietly(s)
+        rewritten += 1
+    return rewritten
+
+
+# ---------------------------------------------------------------------------------- locking
+
+
+class StoreLock:
+    """An exclusive, non-blocking ``flock`` on ``STORE/.lock`` for the length of a run.
+
+    The kernel releases it when the process dies, so a killed run never leaves the store locked.
+    Where ``fcntl`` does not exist (Windows) the lock is a no-op.
+    """
+
+    def __init__(self, store: str) -> None:
+        self.path = os.path.join(store, ".lock")
+        self._f: IO[str] | None = None
+
+    def __enter__(self) -> StoreLock:
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - closed in __exit__
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            self._f = f
+            return self
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.close()
+            raise StoreBusy(f"another batch is running on this store ({self.path} is locked)") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        self._f = f
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._f is not None:
+            self._f.close()  # closing the descriptor releases the flock
+            self._f = None
