@@ -19,6 +19,7 @@ instead of stopping the batch.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import signal
@@ -89,7 +90,7 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
                     yield _failed(task, "a worker process died while this file was being audited")
             if broken:
                 # Every task still in flight is lost with the pool: record them, start a new pool.
-                for fut, task in list(pending.items()):
+                for task in list(pending.values()):
                     yield _failed(task, "a worker process died while this file was being audited")
                 pending.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -101,16 +102,17 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
 def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Iterator[FileResult]:
     """Audit the files on a dask.distributed cluster (``scheduler`` address, or ``local``)."""
     try:
-        from distributed import Client, LocalCluster, as_completed
+        dd: Any = importlib.import_module("distributed")  # optional: pip install 'hhaudit[dask]'
     except ImportError:
         raise EngineError("the dask engine needs dask.distributed: pip install 'hhaudit[dask]'") from None
     cluster: Any = None
+    client: Any
     try:
         if scheduler == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
+            cluster = dd.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = dd.Client(cluster)
         else:
-            client = Client(scheduler, timeout="30s")
+            client = dd.Client(scheduler, timeout="30s")
     except (OSError, TimeoutError, ValueError) as e:
         if cluster is not None:
             cluster.close()
@@ -119,8 +121,8 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Ite
         threads = sum(client.nthreads().values()) or 1
         limit = 2 * threads
         it = iter(tasks)
-        futures: dict[str, FileTask] = {}
-        ac = as_completed()
+        futures: dict[Any, FileTask] = {}
+        ac = dd.as_completed()
 
         def fill() -> None:
             while len(futures) < limit:

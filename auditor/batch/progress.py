@@ -22,7 +22,7 @@ from auditor.batch.work import FileResult
 
 def duration(seconds: float) -> str:
     """``1h02m``, ``3m05s``, ``42s``."""
-    s = int(round(seconds))
+    s = round(seconds)
     if s >= 3600:
         return f"{s // 3600}h{s % 3600 // 60:02d}m"
     if s >= 60:

@@ -439,7 +439,7 @@ class StoreLock:
 
     def __enter__(self) -> StoreLock:
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - closed in __exit__
+        f = open(self.path, "a+", encoding="utf-8")  # closed in __exit__
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows

@@ -351,7 +351,8 @@ def _audit(task: FileTask, res: FileResult) -> None:
     except Exception as e:  # a bug in hhaudit on this input: record it, keep nothing of the file
         parts.discard()
         where = traceback.extract_tb(e.__traceback__)[-1]
-        msg = f"hhaudit failed on this file: {type(e).__name__}: {e} ({os.path.basename(where.filename)}:{where.lineno})"
+        at = f"{os.path.basename(where.filename)}:{where.lineno}"
+        msg = f"hhaudit failed on this file: {type(e).__name__}: {e} ({at})"
         _fail(task, res, msg, sha256=sha, mtime=mtime)
         return
     res.status = "audited"

@@ -345,7 +345,11 @@ def _example(code: str, kind: str) -> ExampleView | None:
     if not path.is_file():
         return None
     _summary, found = audit([str(path)])
-    text = path.read_text("utf-8").splitlines()
+    from auditor.ingest import sniff_encoding
+
+    data = path.read_bytes()
+    encoding, skip = sniff_encoding(data)
+    text = data[skip:].decode(encoding, errors="replace").splitlines()
     shown = [f for f in found if f.path == str(path)]
     return ExampleView(_source(text, 1, shown), [f"line {f.line}: {f.code} {f.message}" for f in shown])
 

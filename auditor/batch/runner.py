@@ -1,0 +1,299 @@
+"""One batch run: list the sources, clean up after a killed run, audit what changed, log the run.
+
+:func:`run_batch` is ``hhaudit batch``.  In order:
+
+1. check the arguments (exit status 2 on a usage error: missing source, unknown profile, bad
+   night, engine without scheduler);
+2. take the store lock (a second batch on the same store exits with status 2, it never waits);
+3. write this run's row to the run log with status ``running`` (and mark rows of earlier runs
+   still ``running`` - killed, since the lock was free - as ``interrupted``);
+4. load the manifest and :func:`~auditor.batch.store.collect_garbage`: uncommitted parts of a
+   killed run are deleted before anything is written;
+5. list the files (as ``hhaudit audit`` does: recursive, sorted, sidecars skipped) and hand one
+   :class:`~auditor.batch.work.FileTask` per file to the engine; unchanged files come back
+   ``skipped`` after hashing, without being parsed;
+6. compact the manifest, rewrite the run row (``complete``, with every count), print the summary.
+
+Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
+usage or I/O error; else 1 when a file audited in this run has a finding at or above
+``fail_on``; else 0.  Files skipped as unchanged were judged on the night they were audited.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+import polars as pl
+
+from auditor import __version__
+from auditor.batch import store as S
+from auditor.batch.engines import EngineError, engine
+from auditor.batch.progress import Progress, duration
+from auditor.batch.work import DEFAULT_BATCH_SIZE, FileResult, FileTask
+from auditor.findings import Severity
+from auditor.ingest import expand_paths
+from auditor.profiles import PROFILES
+
+#: Test hook: seconds every worker sleeps after each Parquet part it writes (to kill a run mid-file).
+PAUSE_ENV = "HHAUDIT_BATCH_PAUSE"
+MAX_ERRORS_LOGGED = 50
+
+
+class UsageError(ValueError):
+    """A bad argument: the run does not start (exit status 2)."""
+
+
+@dataclass
+class Options:
+    """The arguments of ``hhaudit batch``."""
+
+    sources: Sequence[str]
+    store: str
+    rules: str = ""
+    engine: str = "local"
+    workers: int = 1
+    scheduler: str | None = None
+    night: str | None = None  # default: today's local date
+    batch_size: int = DEFAULT_BATCH_SIZE
+    fail_on: Severity | None = Severity.ERROR
+    progress: str = "auto"  # auto (bar on a terminal, else log), bar, log, none
+    log_interval: float = 30.0
+
+
+@dataclass
+class Tally:
+    """The counts of one run (what the summary prints and the run log stores)."""
+
+    files_seen: int = 0
+    audited: int = 0
+    replaced: int = 0
+    skipped: int = 0
+    errors: int = 0
+    hands_seen: int = 0
+    hands_parsed: int = 0
+    hands_failed: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+    worst: int = 0
+    messages: list[str] = field(default_factory=list)
+    garbage_removed: int = 0
+
+    @property
+    def findings(self) -> int:
+        return sum(self.by_code.values())
+
+    def add(self, r: FileResult) -> None:
+        if r.status == "skipped":
+            self.skipped += 1
+            return
+        if r.status == "error":
+            self.errors += 1
+            if len(self.messages) < MAX_ERRORS_LOGGED:
+                self.messages.append(f"{r.path}: {r.error}")
+            return
+        self.audited += 1
+        self.replaced += r.replaced
+        self.hands_seen += r.hands_seen
+        self.hands_parsed += r.hands_parsed
+        self.hands_failed += r.hands_failed
+        self.by_code.update(r.by_code)
+        self.worst = max(self.worst, r.worst)
+
+
+def check(opts: Options) -> str:
+    """Validate ``opts``; returns the night.  Raises :class:`UsageError`."""
+    if not opts.sources:
+        raise UsageError("no SOURCE given")
+    for s in opts.sources:
+        if s == "-":
+            raise UsageError("batch reads files and directories, not standard input")
+        if not os.path.exists(s):
+            raise UsageError(f"cannot read {s}: no such file or directory")
+    if opts.rules and opts.rules not in PROFILES:
+        raise UsageError(f"unknown rule profile {opts.rules!r}; choose from {', '.join(PROFILES)}")
+    if opts.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if opts.batch_size < 1:
+        raise UsageError("--batch-size must be at least 1")
+    if opts.engine not in ("local", "dask"):
+        raise UsageError(f"unknown engine {opts.engine!r} (local or dask)")
+    if opts.engine == "dask" and not opts.scheduler:
+        raise UsageError("--engine dask needs --scheduler ADDRESS (or --scheduler local)")
+    if opts.progress not in ("auto", "bar", "log", "none"):
+        raise UsageError(f"unknown progress mode {opts.progress!r}")
+    if os.path.exists(opts.store) and not os.path.isdir(opts.store):
+        raise UsageError(f"--store {opts.store} is not a directory")
+    night = opts.night or datetime.now().astimezone().date().isoformat()
+    if not S.NIGHT_RE.match(night):
+        raise UsageError(f"--night {night!r} is not a date YYYY-MM-DD")
+    try:
+        datetime.strptime(night, "%Y-%m-%d")
+    except ValueError:
+        raise UsageError(f"--night {night!r} is not a date YYYY-MM-DD") from None
+    return night
+
+
+def list_files(sources: Sequence[str]) -> list[tuple[str, int]]:
+    """(absolute path, size) of every file under ``sources``, each once, in listing order."""
+    seen: set[str] = set()
+    out: list[tuple[str, int]] = []
+    for p in expand_paths(sources):
+        ap = os.path.abspath(p)
+        if ap in seen:
+            continue
+        seen.add(ap)
+        try:
+            size = os.stat(ap).st_size
+        except OSError:
+            size = 0  # the worker records why it cannot be read
+        out.append((ap, size))
+    return out
+
+
+def _run_row(
+    run_id: str, status: str, started: datetime, opts: Options, tally: Tally, exit_status: int | None
+) -> dict[str, Any]:
+    now = datetime.now(UTC)
+    seconds = (now - started).total_seconds()
+    return {
+        "run_id": run_id,
+        "status": status,
+        "started_at": started,
+        "finished_at": None if status == "running" else now,
+        "seconds": None if status == "running" else seconds,
+        "hhaudit_version": __version__,
+        "profile": S.profile_label(opts.rules),
+        "engine": opts.engine,
+        "workers": opts.workers,
+        "sources": [os.path.abspath(s) for s in opts.sources],
+        "files_seen": tally.files_seen,
+        "files_audited": tally.audited,
+        "files_replaced": tally.replaced,
+        "files_skipped": tally.skipped,
+        "files_error": tally.errors,
+        "hands_seen": tally.hands_seen,
+        "hands_parsed": tally.hands_parsed,
+        "hands_failed": tally.hands_failed,
+        "findings": tally.findings,
+        "by_code": json.dumps(dict(sorted(tally.by_code.items()))),
+        "hands_per_s": tally.hands_seen / seconds if seconds > 0 and status != "running" else None,
+        "garbage_removed": tally.garbage_removed,
+        "errors": tally.messages,
+        "exit_status": exit_status,
+    }
+
+
+def _write_run(store: str, night: str, row: dict[str, Any]) -> None:
+    S.write_atomic(S.frame([row], S.RUNS), S.run_path(store, night, row["run_id"]))
+
+
+def _mark_interrupted(store: str, mine: str) -> None:
+    """Runs still ``running`` in the log were killed (this run holds the lock): say so."""
+    runs = S.scan_raw(store, "runs").filter((pl.col("status") == "running") & (pl.col("run_id") != mine)).collect()
+    for row in runs.iter_rows(named=True):
+        night = row.pop(S.NIGHT).isoformat()
+        row["status"] = "interrupted"
+        _write_run(store, night, row)
+
+
+def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
+    """The one-line summary printed at the end of a run."""
+    codes = ", ".join(f"{c} {n}" for c, n in sorted(t.by_code.items()))
+    rate = f", {t.hands_seen / seconds:,.0f} hands/s" if seconds > 0 and t.hands_seen else ""
+    return (
+        f"hhaudit batch: night {night}, run {run_id}: {t.files_seen:,} file(s): {t.audited:,} audited "
+        f"({t.replaced:,} replaced), {t.skipped:,} skipped unchanged, {t.errors:,} could not be audited; "
+        f"{t.hands_seen:,} hands seen, {t.hands_parsed:,} parsed, {t.hands_failed:,} failed{rate}; "
+        f"{t.findings:,} finding(s){': ' + codes if codes else ''}; {duration(seconds)}"
+    )
+
+
+def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``hhaudit batch``; returns the exit status (see the module documentation)."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:
+        night = check(opts)
+    except UsageError as e:
+        print(f"hhaudit: {e}", file=err)
+        return 2
+    store = os.path.abspath(opts.store)
+    try:
+        runner = engine(opts.engine, opts.workers, opts.scheduler)
+        os.makedirs(store, exist_ok=True)
+        with S.StoreLock(store):
+            return _locked(opts, store, night, runner, out, err)
+    except (S.StoreBusy, EngineError, OSError, pl.exceptions.PolarsError) as e:
+        print(f"hhaudit: {e}", file=err)
+        return 2
+
+
+def _locked(opts: Options, store: str, night: str, runner: Any, out: TextIO, err: TextIO) -> int:
+    started = datetime.now(UTC)
+    run_id = f"{started:%Y%m%dT%H%M%S}Z-{secrets.token_hex(3)}"
+    t0 = time.monotonic()
+    tally = Tally()
+    _mark_interrupted(store, run_id)
+    _write_run(store, night, _run_row(run_id, "running", started, opts, tally, None))
+
+    known = S.entries(S.load_manifest(store))
+    cleanup = S.collect_garbage(store, known)
+    tally.garbage_removed = cleanup.removed_parts
+    for key in cleanup.incomplete:
+        e = known[key]
+        known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
+                             e.hand_parts, e.finding_parts)  # fmt: skip
+
+    files = list_files(opts.sources)
+    tally.files_seen = len(files)
+    pause = float(os.environ.get(PAUSE_ENV) or 0)
+
+    def tasks() -> Iterator[FileTask]:
+        for path, _size in files:
+            key = S.file_key(path)
+            yield FileTask(path, key, night, store, opts.rules, __version__, run_id, started,
+                           opts.batch_size, known.get(key), pause)  # fmt: skip
+
+    mode = opts.progress
+    if mode == "auto":
+        mode = "bar" if err.isatty() else "log"
+    progress = Progress(mode, len(files), sum(s for _p, s in files), err, opts.log_interval)
+    where = f"{opts.engine}" + (f" at {opts.scheduler}" if opts.scheduler else "") + f", {opts.workers} worker(s)"
+    progress.begin(
+        f"hhaudit batch: night {night}, run {run_id}: {len(files):,} file(s), "
+        f"{sum(s for _p, s in files) / 1e6:,.1f} MB, store {store}, engine {where}"
+        + (f"; removed {cleanup.removed_parts} uncommitted part(s) of a killed run" if cleanup.removed_parts else "")
+    )
+    status = "complete"
+    try:
+        for res in runner(tasks()):
+            tally.add(res)
+            progress.update(res)
+    except KeyboardInterrupt:
+        status = "interrupted"
+        progress.message("hhaudit: interrupted; the next run completes the store")
+    except EngineError as e:
+        status = "failed"
+        progress.message(f"hhaudit: {e}")
+    finally:
+        progress.close()
+    S.compact_manifest(store, run_id)
+    seconds = time.monotonic() - t0
+    if status != "complete" or tally.errors:
+        code = 2
+    elif opts.fail_on is not None and tally.worst >= int(opts.fail_on):
+        code = 1
+    else:
+        code = 0
+    _write_run(store, night, _run_row(run_id, status, started, opts, tally, code))
+    if mode != "none":
+        print(summary_line(night, run_id, tally, seconds), file=out)
+    return code
