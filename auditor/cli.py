@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 
 from auditor import __version__
 from auditor import findings as F
@@ -144,10 +144,10 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from auditor.explain import explain_hand, render_text
-    from auditor.rules import audit_hand
     from auditor.ingest import Chunk
     from auditor.pipeline import iter_chunks
     from auditor.profiles import for_hand
+    from auditor.rules import audit_hand
     from auditor.sites import parse_chunk
 
     if args.rules and args.rules not in PROFILES:

@@ -82,38 +82,51 @@ def flop_pair(build: Callable[[HandBuilder, bool], None], **kw: object) -> tuple
 
 
 def b001(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.bet("A", 100); hb.allin("B"); hb.call("C")
+    hb.preflop_limp()
+    hb.flop()
+    hb.bet("A", 100)
+    hb.allin("B")
+    hb.call("C")
     hb.raise_to("A", 250) if bad else hb.call("A")
 
 
 def b002(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.bet("A", 10); hb.allin("B"); hb.raise_to("C", 23 if bad else 24)
+    hb.preflop_limp()
+    hb.flop()
+    hb.bet("A", 10)
+    hb.allin("B")
+    hb.raise_to("C", 23 if bad else 24)
 
 
 def b003(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     hb.bet("A", 1 if bad else 2)
 
 
 def b004(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     if bad:
         hb.bet("B", 10)
     else:
-        hb.check("A"); hb.bet("B", 10)
+        hb.check("A")
+        hb.bet("B", 10)
 
 
 def b005(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.bet("A", 10); hb.fold("B"); hb.call("C")
+    hb.preflop_limp()
+    hb.flop()
+    hb.bet("A", 10)
+    hb.fold("B")
+    hb.call("C")
     if bad:
         hb.check("B")
 
 
 def b006(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     hb.bet("A", 10)
     hb.check("B") if bad else hb.call("B")
     hb.call("C")
@@ -125,33 +138,46 @@ def b007(hb: HandBuilder, bad: bool) -> None:
 
 
 def b008(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.bet("A", 150); hb.raise_to("B", 601 if bad else 600)
+    hb.preflop_limp()
+    hb.flop()
+    hb.bet("A", 150)
+    hb.raise_to("B", 601 if bad else 600)
 
 
 def b009(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.check("A"); hb.check("B"); hb.check("C"); hb.turn()
-    hb.bet("A", 20); hb.raise_to("B", 30 if bad else 40)
+    hb.preflop_limp()
+    hb.flop()
+    hb.check("A")
+    hb.check("B")
+    hb.check("C")
+    hb.turn()
+    hb.bet("A", 20)
+    hb.raise_to("B", 30 if bad else 40)
 
 
 def b010(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
-    hb.bet("A", 10); hb.raise_to("B", 20); hb.raise_to("C", 30); hb.raise_to("A", 40)
+    hb.preflop_limp()
+    hb.flop()
+    hb.bet("A", 10)
+    hb.raise_to("B", 20)
+    hb.raise_to("C", 30)
+    hb.raise_to("A", 40)
     if bad:
         hb.raise_to("B", 50)
 
 
 def b011(hb: HandBuilder, bad: bool) -> None:
     hb.post_blinds()
-    hb.call("C"); hb.call("A")
+    hb.call("C")
+    hb.call("A")
     if not bad:
         hb.check("B")
     hb.flop()
 
 
 def s001(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     if bad:
         hb.bet("A", 300)
     else:
@@ -159,13 +185,15 @@ def s001(hb: HandBuilder, bad: bool) -> None:
 
 
 def s002(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     hb.raw("A re-buys and receives 500 chips for $5")
     hb.bet("A", 300) if bad else hb.bet("A", 100)
 
 
 def s003(hb: HandBuilder, bad: bool) -> None:
-    hb.preflop_limp(); hb.flop()
+    hb.preflop_limp()
+    hb.flop()
     hb.allin("A")
     if bad:
         hb.lines[-1] = hb.lines[-1].replace(" and is all-in", "")
@@ -179,12 +207,24 @@ BUILT: dict[str, tuple[Callable[[HandBuilder, bool], None], dict[str, object]]] 
     "B005": (b005, {"blinds": (1, 2), "players": [("A", 100), ("B", 100), ("C", 100)], "tournament": True}),
     "B006": (b006, {"blinds": (1, 2), "players": [("A", 100), ("B", 100), ("C", 100)], "tournament": True}),
     "B007": (b007, {"blinds": (50, 100), "players": [("A", 1000), ("B", 60), ("C", 1000)], "tournament": True}),
-    "B008": (b008, {"blinds": (25, 50), "players": [("A", 2000), ("B", 2000), ("C", 2000)], "structure": "PL",
-                    "game": "omaha", "tournament": True}),
-    "B009": (b009, {"blinds": (5, 10), "players": [("A", 500), ("B", 500), ("C", 500)], "structure": "FL",
-                    "tournament": True}),
-    "B010": (b010, {"blinds": (5, 10), "players": [("A", 500), ("B", 500), ("C", 500)], "structure": "FL",
-                    "tournament": True}),
+    "B008": (
+        b008,
+        {
+            "blinds": (25, 50),
+            "players": [("A", 2000), ("B", 2000), ("C", 2000)],
+            "structure": "PL",
+            "game": "omaha",
+            "tournament": True,
+        },
+    ),
+    "B009": (
+        b009,
+        {"blinds": (5, 10), "players": [("A", 500), ("B", 500), ("C", 500)], "structure": "FL", "tournament": True},
+    ),
+    "B010": (
+        b010,
+        {"blinds": (5, 10), "players": [("A", 500), ("B", 500), ("C", 500)], "structure": "FL", "tournament": True},
+    ),
     "B011": (b011, {"blinds": (5, 10), "players": [("A", 500), ("B", 500), ("C", 500)], "tournament": True}),
     "S001": (s001, {"blinds": (1, 2), "players": [("A", 102), ("B", 500), ("C", 500)], "tournament": True}),
     "S002": (s002, {"blinds": (1, 2), "players": [("A", 102), ("B", 500), ("C", 500)], "tournament": True}),
@@ -207,7 +247,8 @@ def main() -> None:
     basic = (FIX / "cash_nlhe_basic.txt").read_text("utf-8")
     zoom = (FIX / "zoom.txt").read_text("utf-8")
     pairs["H001"] = (basic + "\n\n" + basic, basic + "\n\n" + zoom)
-    pairs["H002"] = (edit("cash_nlhe_basic.txt", ("[Kc 7d 2s]", "[Kd 7d 2s]"), ("Board [Kc 7d 2s]", "Board [Kd 7d 2s]")),
+    h002 = edit("cash_nlhe_basic.txt", ("[Kc 7d 2s]", "[Kd 7d 2s]"), ("Board [Kc 7d 2s]", "Board [Kd 7d 2s]"))
+    pairs["H002"] = (h002,
                      basic)  # fmt: skip
     pairs["H003"] = (edit("cash_nlhe_basic.txt", ("Table 'Andromeda IV' 6-max", "Table 'Andromeda IV' 4-max"),
                           ("Seat 4: dave", "Seat 7: dave"), ("Seat 4: dave", "Seat 7: dave")), basic)  # fmt: skip
@@ -221,8 +262,12 @@ def main() -> None:
     pairs["A001"] = (edit("cash_nlhe_basic.txt", ("Uncalled bet ($0.40) returned to alice\n", "")), basic)
     pairs["A002"] = (edit("cash_nlhe_basic.txt", ("Total pot $0.65", "Total pot $0.75")), basic)
     pairs["A010"] = (edit("cash_nlhe_basic.txt", ("alice collected $0.62", "alice collected $0.63")), basic)
-    pairs["A004"] = (edit("cash_out.txt", ("nina collected $8.05", "omar collected $8.05")), (FIX / "cash_out.txt").read_text())
-    pairs["A005"] = (edit("plo_side_pots.txt", ("eve collected $31.70 from side pot", "finn collected $31.70 from side pot")),
+    pairs["A004"] = (
+        edit("cash_out.txt", ("nina collected $8.05", "omar collected $8.05")),
+        (FIX / "cash_out.txt").read_text(),
+    )
+    a005 = edit("plo_side_pots.txt", ("eve collected $31.70 from side pot", "finn collected $31.70 from side pot"))
+    pairs["A005"] = (a005,
                      (FIX / "plo_side_pots.txt").read_text())  # fmt: skip
     tourn = (FIX / "tournament_ante_bounty.txt").read_text("utf-8")
     pairs["A009"] = (edit("tournament_ante_bounty.txt", ("cat collected 3350", "cat collected 3340"),

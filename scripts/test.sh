@@ -13,7 +13,7 @@ fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-.venv/bin/ruff check auditor tests benchmarks
-.venv/bin/ruff format --check auditor tests benchmarks
+.venv/bin/ruff check auditor tests benchmarks scripts
+.venv/bin/ruff format --check auditor tests benchmarks scripts
 .venv/bin/mypy
 .venv/bin/python -m pytest "$@"

@@ -44,7 +44,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (src / "hostile.txt").write_text(hostile_hand(), "utf-8")
     shutil.copytree(FIXTURES / "samples", src / "samples")
     out = tmp_path_factory.mktemp("report")
-    r = subprocess.run([sys.executable, "-m", "auditor.cli", "audit", str(src), "--html", str(out), "--fail-on", "none"],
+    cmd = [sys.executable, "-m", "auditor.cli", "audit", str(src), "--html", str(out), "--fail-on", "none"]
+    r = subprocess.run(cmd,
                        capture_output=True, text=True, check=False)  # fmt: skip
     assert r.returncode == 0, r.stderr
     return out
@@ -59,7 +60,8 @@ def browser():  # type: ignore[no-untyped-def]
         b = p.chromium.launch(
             executable_path=exe,
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"],
         )  # fmt: skip
         yield b

@@ -26,6 +26,7 @@ import jinja2
 import polars as pl
 
 from auditor import __version__
+from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue: names and severities)
 from auditor.batch import store as S
 from auditor.findings import RULES
 
@@ -215,7 +216,7 @@ def _matrix(counts: pl.DataFrame, label: str, nights: list[date], corner: str, n
     """Rows ``label``, columns ``nights``, from a (label, night, n) frame; rows by total, largest first."""
     cells: dict[str, dict[date, int]] = {}
     for lab, night, n in counts.select(label, S.NIGHT, "n").iter_rows():
-        cells.setdefault(lab or "-", {})[night] = n
+        cells.setdefault(lab or "(no site)", {})[night] = n
     rows = []
     for lab, per in cells.items():
         total = sum(per.get(d, 0) for d in nights)
@@ -333,7 +334,7 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
         Card(
             "last run",
             last["status"] if last else "-",
-            f"{_time(last['started_at'])}, {_night(last[S.NIGHT])}" if last else "no run yet",
+            f"night {_night(last[S.NIGHT])}, started {_time(last['started_at'])}" if last else "no run yet",
         ),
     ]
     run_rows = [
