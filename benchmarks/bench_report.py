@@ -32,10 +32,8 @@ def make_input(out: Path, n: int) -> int:
         t = texts[i % len(texts)]
         i += 1
         t = re.sub(r"#(\d+):", f"#{8000000000000 + written}:", t, count=1)
-        if written % 10 == 0:
-            lines = t.split("\n")
-            lines.insert(min(8, len(lines) - 1), "Somebody: waves at the camera")
-            t = "\n".join(lines)
+        if written % 10 == 0 and "*** HOLE CARDS ***" in t:
+            t = t.replace("*** HOLE CARDS ***", "*** HOLE CARDS ***\nSomebody: waves at the camera", 1)
         f.write(t + "\n\n\n")  # type: ignore[union-attr]
         written += 1
     if f:

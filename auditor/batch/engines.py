@@ -32,6 +32,10 @@ from typing import Any
 from auditor.batch.work import FileResult, FileTask, audit_file
 
 
+#: How long the Dask client waits for the scheduler before the run fails.
+CONNECT_TIMEOUT = "30s"
+
+
 class EngineError(RuntimeError):
     """The engine cannot start (Dask missing, scheduler unreachable): the run fails with status 2."""
 
@@ -88,6 +92,8 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
                 except BrokenProcessPool:
                     broken = True
                     yield _failed(task, "a worker process died while this file was being audited")
+                except Exception as e:  # the task or its result could not be pickled, ...
+                    yield _failed(task, f"the worker could not run this file: {type(e).__name__}: {e}")
             if broken:
                 # Every task still in flight is lost with the pool: record them, start a new pool.
                 for task in list(pending.values()):
@@ -112,7 +118,7 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Ite
             cluster = dd.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
             client = dd.Client(cluster)
         else:
-            client = dd.Client(scheduler, timeout="30s")
+            client = dd.Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         if cluster is not None:
             cluster.close()

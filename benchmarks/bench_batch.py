@@ -1,0 +1,280 @@
+"""``hhaudit batch`` on a large generated input: hands/s with 1 and 2 workers, peak RSS by input size.
+
+The input is made of the PokerStars corpus hands (``../shared/corpus/pokerstars``) repeated with
+fresh hand ids, written as files of ``--hands-per-file`` hands (an export per table and day is
+typically a few hundred to a few thousand hands).  Every measurement runs the real command,
+``python -m auditor.batch batch DIR --store STORE --workers N --quiet``, in a fresh wrapper
+process, so that the peak RSS reported is that run's and nothing else's:
+
+* ``peak RSS (max process)``: ``getrusage(RUSAGE_CHILDREN).ru_maxrss`` of the wrapper - the
+  largest resident set of any process of the run (the batch process, or a pool worker);
+* ``peak RSS (sum, sampled)``: the largest sum of the resident sets of the run's whole process
+  tree, sampled from ``/proc`` five times a second (pool workers are separate processes).
+
+Then, on the same store, a second run over the unchanged input (everything skipped: hashing only).
+
+    .venv/bin/python benchmarks/bench_batch.py                         # speed at 20,000 hands, RSS at 100,000
+    .venv/bin/python benchmarks/bench_batch.py --rss 100000,1000000     # + RSS at 1M (several minutes)
+    .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 1000000 --json out/bench_batch_1m.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import common
+
+_ID = re.compile(r"#[\w-]+:")
+
+
+def hand_texts(corpus: str) -> list[str]:
+    """The text of every PokerStars hand of the corpus (split as the CLI splits them)."""
+    _sources, split = common.load_chunks(corpus)
+    return [c.text for c in split.chunks]
+
+
+def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_id: int = 900_000_000_000) -> int:
+    """Write ``hands`` hands under ``out`` (``per_file`` per file), each with a fresh hand id; returns bytes."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = 0
+    n = 0
+    file_no = 0
+    while n < hands:
+        path = out / f"export_{file_no:05d}.txt"
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            for _ in range(min(per_file, hands - n)):
+                text = texts[n % len(texts)]
+                head, _, rest = text.partition("\n")
+                head = _ID.sub(f"#{first_id + n}:", head, count=1)
+                f.write(head + "\n" + rest + "\n\n\n")
+                n += 1
+        written += path.stat().st_size
+        file_no += 1
+    return written
+
+
+def _tree_rss(root: int) -> int:
+    """Sum of the resident sets (bytes) of ``root`` and its descendants, from /proc."""
+    parent: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat", "rb") as f:
+                stat = f.read().rsplit(b")", 1)[1].split()
+            parent[int(d)] = int(stat[1])
+            rss[int(d)] = int(stat[21]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+    tree = {root}
+    changed = True
+    while changed:
+        changed = False
+        for pid, pp in parent.items():
+            if pp in tree and pid not in tree:
+                tree.add(pid)
+                changed = True
+    return sum(rss.get(p, 0) for p in tree)
+
+
+_WRAPPER = """
+import json, resource, subprocess, sys
+p = subprocess.Popen(sys.argv[1:])
+print(p.pid, flush=True)
+code = p.wait()
+print(json.dumps({"exit": code, "maxrss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), flush=True)
+"""
+
+
+def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -> dict[str, Any]:
+    """One ``hhaudit batch`` run in a fresh wrapper process: wall time, exit status, peak RSS."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "auditor.batch",
+        "batch",
+        str(src),
+        "--store",
+        str(store),
+        "--workers",
+        str(workers),
+        "--quiet",
+        "--fail-on",
+        "none",
+        *extra,
+    ]
+    t0 = time.perf_counter()
+    w = subprocess.Popen([sys.executable, "-c", _WRAPPER, *cmd], stdout=subprocess.PIPE, text=True)
+    assert w.stdout is not None
+    child = int(w.stdout.readline())
+    peak_sum = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak_sum
+        while not stop.is_set():
+            peak_sum = max(peak_sum, _tree_rss(child))
+            stop.wait(0.2)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    doc = json.loads(w.stdout.readline())
+    w.wait()
+    seconds = time.perf_counter() - t0
+    stop.set()
+    t.join()
+    return {
+        "seconds": seconds,
+        "exit": doc["exit"],
+        "peak_rss_max_mib": doc["maxrss_kib"] / 1024,
+        "peak_rss_sum_mib": peak_sum / 2**20,
+    }
+
+
+def last_run(store: Path) -> dict[str, Any]:
+    from auditor.batch import store as S
+
+    return S.scan(str(store), "runs").collect().sort("started_at").row(-1, named=True)
+
+
+def du(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def measure(src: Path, store: Path, workers: int, hands: int, rerun: bool = False) -> dict[str, Any]:
+    r = run_batch(src, store, workers)
+    log = last_run(store)
+    r.update(
+        hands=log["hands_seen"],
+        files=log["files_audited"],
+        findings=log["findings"],
+        workers=workers,
+        hands_per_s=log["hands_seen"] / r["seconds"],
+        store_mib=du(store) / 2**20,
+    )
+    if log["hands_seen"] != hands or r["exit"] != 0:
+        raise SystemExit(f"unexpected run: {log['hands_seen']} hands of {hands}, exit {r['exit']}: {log['errors']}")
+    if rerun:
+        again = run_batch(src, store, workers)
+        log2 = last_run(store)
+        r["rerun"] = {
+            "seconds": again["seconds"],
+            "skipped": log2["files_skipped"],
+            "hands": log2["hands_seen"],
+            "peak_rss_max_mib": again["peak_rss_max_mib"],
+        }
+    return r
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default=str(common.default_corpus()))
+    ap.add_argument(
+        "--speed", type=int, default=20_000, metavar="HANDS", help="hands of the 1-vs-2-workers comparison (0: skip it)"
+    )
+    ap.add_argument("--workers", default="1,2", help="worker counts compared (default 1,2)")
+    ap.add_argument("--rss", default="100000", metavar="N,N", help="input sizes whose peak RSS is measured")
+    ap.add_argument("--rss-workers", type=int, default=1, help="workers of the RSS runs (default 1)")
+    ap.add_argument("--hands-per-file", type=int, default=1000)
+    ap.add_argument("--tmp", help="directory for the generated input and stores (default: the system's)")
+    ap.add_argument("--json", metavar="OUT")
+    args = ap.parse_args(argv)
+
+    if not Path(args.corpus).is_dir():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+    texts = hand_texts(args.corpus)
+    result: dict[str, Any] = {
+        "environment": common.environment(),
+        "corpus_hands": len(texts),
+        "hands_per_file": args.hands_per_file,
+        "speed": [],
+        "rss": [],
+    }
+    print(
+        f"{len(texts):,} PokerStars corpus hands, repeated with fresh ids, {args.hands_per_file:,} hands per file; "
+        f"{os.cpu_count()} CPU(s)"
+    )
+    root = Path(tempfile.mkdtemp(prefix="bench_batch_", dir=args.tmp))
+    try:
+        if args.speed:
+            src = root / f"in-{args.speed}"
+            nbytes = generate(src, args.speed, args.hands_per_file, texts)
+            rows = []
+            for w in (int(x) for x in args.workers.split(",")):
+                r = measure(src, root / f"store-speed-{w}", w, args.speed)
+                r["input_mib"] = nbytes / 2**20
+                result["speed"].append(r)
+                rows.append(
+                    [
+                        f"{w} worker(s)",
+                        r["hands"],
+                        r["seconds"],
+                        r["hands_per_s"],
+                        r["peak_rss_max_mib"],
+                        r["peak_rss_sum_mib"],
+                    ]
+                )
+            print()
+            print(common.format_table(["run", "hands", "s", "hands/s", "RSS max MiB", "RSS sum MiB"], rows))
+            if len(result["speed"]) >= 2:
+                ratio = result["speed"][1]["hands_per_s"] / result["speed"][0]["hands_per_s"]
+                result["ratio"] = ratio
+                print(f"ratio {result['speed'][1]['workers']} / {result['speed'][0]['workers']} workers: {ratio:.2f}")
+            shutil.rmtree(src)
+        rows = []
+        for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):
+            src = root / f"in-{n}"
+            nbytes = generate(src, n, args.hands_per_file, texts)
+            store = root / f"store-rss-{n}"
+            r = measure(src, store, args.rss_workers, n, rerun=True)
+            r["input_mib"] = nbytes / 2**20
+            result["rss"].append(r)
+            rows.append(
+                [
+                    f"{n:,} hands",
+                    r["files"],
+                    r["input_mib"],
+                    r["seconds"],
+                    r["hands_per_s"],
+                    r["peak_rss_max_mib"],
+                    r["peak_rss_sum_mib"],
+                    r["store_mib"],
+                    r["rerun"]["seconds"],
+                ]
+            )
+            shutil.rmtree(src)
+            shutil.rmtree(store)
+            print(f"{n:,} hands done: {r['seconds']:.0f} s, peak RSS {r['peak_rss_max_mib']:.0f} MiB", flush=True)
+        if rows:
+            print()
+            print(
+                common.format_table(
+                    ["input", "files", "MiB", "s", "hands/s", "RSS max MiB", "RSS sum MiB", "store MiB", "rerun s"],
+                    rows,
+                )
+            )
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=2, default=str), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
