@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
     x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
+    from auditor.batch import cli as batch_cli
+
+    batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+
     r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
     r.add_argument("code", nargs="?")
     return p
@@ -205,6 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_parse(args)
         if args.command == "explain":
             return cmd_explain(args)
+        if args.command in ("batch", "report"):
+            from auditor.batch import cli as batch_cli
+
+            return batch_cli.run(args)
         return cmd_rules(args)
     except BrokenPipeError:
         return 0

@@ -145,6 +145,27 @@ def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -
     }
 
 
+_SPIN = "import sys\nn = 0\nfor i in range(int(sys.argv[1])):\n    n += i * i % 7\n"
+
+
+def machine_scaling(loops: int = 30_000_000) -> dict[str, float]:
+    """The same pure-Python loop in 1 process, then in 2 at once: how much 2 processes gain on this machine.
+
+    The reference for the 1-vs-2-workers ratio: on a virtual machine two vCPUs are not always two
+    cores' worth of work.
+    """
+
+    def spin(n: int) -> float:
+        t0 = time.perf_counter()
+        ps = [subprocess.Popen([sys.executable, "-c", _SPIN, str(loops)]) for _ in range(n)]
+        for p in ps:
+            p.wait()
+        return time.perf_counter() - t0
+
+    one, two = spin(1), spin(2)
+    return {"one_s": one, "two_s": two, "ratio": 2 * one / two}
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -187,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--speed", type=int, default=20_000, metavar="HANDS", help="hands of the 1-vs-2-workers comparison (0: skip it)"
     )
     ap.add_argument("--workers", default="1,2", help="worker counts compared (default 1,2)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each worker count, the best is kept (1)")
     ap.add_argument("--rss", default="100000", metavar="N,N", help="input sizes whose peak RSS is measured")
     ap.add_argument("--rss-workers", type=int, default=1, help="workers of the RSS runs (default 1)")
     ap.add_argument("--hands-per-file", type=int, default=1000)
@@ -214,27 +236,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.speed:
             src = root / f"in-{args.speed}"
             nbytes = generate(src, args.speed, args.hands_per_file, texts)
-            rows = []
-            for w in (int(x) for x in args.workers.split(",")):
-                r = measure(src, root / f"store-speed-{w}", w, args.speed)
-                r["input_mib"] = nbytes / 2**20
-                result["speed"].append(r)
-                rows.append(
-                    [
-                        f"{w} worker(s)",
-                        r["hands"],
-                        r["seconds"],
-                        r["hands_per_s"],
-                        r["peak_rss_max_mib"],
-                        r["peak_rss_sum_mib"],
-                    ]
-                )
+            counts = [int(x) for x in args.workers.split(",")]
+            best: dict[int, dict[str, Any]] = {}
+            for rep in range(args.repeat):  # alternate the worker counts: a slow spell hits both
+                for w in counts:
+                    store = root / f"store-speed-{w}-{rep}"
+                    r = measure(src, store, w, args.speed)
+                    r["input_mib"] = nbytes / 2**20
+                    result["speed"].append(r)
+                    if w not in best or r["seconds"] < best[w]["seconds"]:
+                        best[w] = r
+                    shutil.rmtree(store)
+            rows = [
+                [
+                    f"{w} worker(s)",
+                    r["hands"],
+                    r["seconds"],
+                    r["hands_per_s"],
+                    r["peak_rss_max_mib"],
+                    r["peak_rss_sum_mib"],
+                ]
+                for w, r in best.items()
+            ]
             print()
-            print(common.format_table(["run", "hands", "s", "hands/s", "RSS max MiB", "RSS sum MiB"], rows))
-            if len(result["speed"]) >= 2:
-                ratio = result["speed"][1]["hands_per_s"] / result["speed"][0]["hands_per_s"]
+            print(
+                common.format_table(
+                    [f"run (best of {args.repeat})", "hands", "s", "hands/s", "RSS max MiB", "RSS sum MiB"], rows
+                )
+            )
+            if len(counts) >= 2:
+                ratio = best[counts[1]]["hands_per_s"] / best[counts[0]]["hands_per_s"]
                 result["ratio"] = ratio
-                print(f"ratio {result['speed'][1]['workers']} / {result['speed'][0]['workers']} workers: {ratio:.2f}")
+                ctl = result["machine_scaling"] = machine_scaling()
+                print(
+                    f"ratio {counts[1]} / {counts[0]} workers: {ratio:.2f} (a pure-Python loop in 2 processes "
+                    f"against 1 on this machine: {ctl['ratio']:.2f})"
+                )
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

@@ -216,13 +216,14 @@ def _kill_midway(sources: Path, store: Path, pause: float = 0.25) -> subprocess.
         "none",
         "--quiet",
     ]
+    night = store / "hands" / f"night={NIGHT1}"
+    before = set(night.glob("*.parquet"))  # parts of an earlier run, if any
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    night = store / "hands" / f"night={NIGHT1}"
     try:
         while time.monotonic() < deadline:
             committed = {p.name[2:-8] for p in (store / "files").glob("night=*/f-*.parquet")}
-            parts = {p.name.split(".")[0] for p in night.glob("*.parquet")} if night.is_dir() else set()
+            parts = {p.name.split(".")[0] for p in set(night.glob("*.parquet")) - before}
             if committed and parts - committed:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
@@ -285,6 +286,7 @@ def test_kill_during_replacement_keeps_old_rows_until_resumed(tmp_path: Path) ->
     assert all(seen[k] in (old_ids[k], new_ids[k]) for k in seen)  # each file old or new, never a mix
     assert any(seen[k] == new_ids[k] for k in seen) and any(seen[k] == old_ids[k] for k in seen)
     assert len(hands) == 18
+    assert len(plain_glob(store, "hands")) > 18  # a half-written new audit is on disk, not committed
 
     ref = tmp_path / "ref"
     batch([src], ref, batch_size=1)
