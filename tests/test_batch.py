@@ -182,6 +182,27 @@ def test_changed_file_replaces_its_rows(tmp_path: Path) -> None:
     assert S.scan(str(store), "findings").collect()["file_key"].to_list() == [key]
 
 
+def test_manifest_is_compacted_during_and_after_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("auditor.batch.runner.COMPACT_EVERY", 2)
+    compacted: list[int] = []
+    real = S.compact_rows
+
+    def spy(store: str, night: str, paths: list[str], name: str) -> None:
+        compacted.append(len(paths))
+        real(store, night, paths, name)
+
+    monkeypatch.setattr(S, "compact_rows", spy)
+    make_inputs(tmp_path / "in", files=5)
+    store = tmp_path / "store"
+    batch([tmp_path / "in"], store)
+    assert compacted == [2, 2, 1]
+    left = sorted(p.name for p in (store / "files" / f"night={NIGHT1}").iterdir())
+    assert len(left) == 1 and left[0].startswith("m-")
+    files = pl.read_parquet(store / "files" / f"night={NIGHT1}" / left[0])
+    assert len(files) == 5 and files["file_key"].is_unique().all()
+    assert S.load_manifest(str(store)).equals(S.scan(str(store), "files").collect())
+
+
 def test_large_file_is_written_in_several_parts(tmp_path: Path) -> None:
     write_file(tmp_path / "in" / "big.txt", list(range(730_000_000_000, 730_000_000_005)))
     store = tmp_path / "store"
@@ -415,6 +436,27 @@ def test_a_crash_in_hhaudit_on_one_file_does_not_stop_the_batch(
     assert files["status"].to_list() == ["ok", "error", "ok"]
     assert len(S.scan(str(tmp_path / "store"), "hands").collect()) == 6  # nothing kept of the failed file
     assert len(plain_glob(tmp_path / "store", "hands")) == 6
+
+
+def test_a_store_that_cannot_be_written_is_an_error_not_a_bad_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_inputs(tmp_path / "in", files=2)
+    real = S.write_atomic
+
+    def full(df: pl.DataFrame, path: str, durable: bool = True) -> None:
+        if f"{os.sep}hands{os.sep}" in path:
+            raise OSError(28, "No space left on device")
+        real(df, path, durable)
+
+    monkeypatch.setattr(S, "write_atomic", full)
+    code, _out, err = batch([tmp_path / "in"], tmp_path / "store")
+    assert code == 2
+    assert err.count("cannot write the store") == 2 and "No space left on device" in err
+    assert "cannot read" not in err
+    monkeypatch.setattr(S, "write_atomic", real)
+    assert batch([tmp_path / "in"], tmp_path / "store")[0] == 0  # retried, and nothing was left behind
+    assert runs(tmp_path / "store").row(-1, named=True)["files_audited"] == 2
 
 
 def test_exit_codes(tmp_path: Path) -> None:

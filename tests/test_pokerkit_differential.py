@@ -160,17 +160,8 @@ KNOWN_DISAGREEMENTS: dict[tuple[str, str, int], tuple[tuple[str, ...], str | Non
 # Actions both sides call illegal (agreements, but each one is a finding on real data, so each is
 # reviewed here too): (site, hand id, line) -> (hhaudit codes, pokerkit verdict kind, explanation).
 KNOWN_ILLEGAL_FOR_BOTH: dict[tuple[str, str, int], tuple[tuple[str, ...], str | None, str]] = {
-    # GG "Bet & Muck": 42c6a201 "Bet & Muck $0.05" on the river, afv2fads3 calls, then line 25
-    # "42c6a201: Bet & Muck folds", i.e. the bettor's hand is mucked automatically at showdown once
-    # called.  grammars/ggpoker.peg reads that line as a fold Action, so hhaudit reports B004 (no one
-    # was due to act) and pokerkit, fed the same fold, has no player to act.  The agreement is an
-    # artefact of the parse: the line is a showdown muck, not a betting action.  hhaudit false
-    # positive (reported as a bug: the line should become a Muck event).
-    ("ggpoker", "HD52198761", 25): (
-        ("B004",),
-        "no player to act",
-        "GG Bet & Muck auto-muck read as a fold: hhaudit false positive (bug reported)",
-    ),
+    # (GG "Bet & Muck folds" after a called Bet & Muck, HD52198761 line 25, used to be listed here:
+    # it is now read as the showdown muck it is, so neither side sees an action.)
     # Winamax MTT 60/120 (file "...raise.written.as.bet.preflop.txt"): the big blind Player6
     # "bets 292.50" pre-flop, facing its own posted big blind (a raise printed as a bet).  A bet when
     # a bet is already made is impossible (RULES §4-B BET_FACING_BET): both right, the record is wrong.

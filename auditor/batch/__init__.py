@@ -18,3 +18,7 @@ See ``docs/batch.md`` for the operator's view (cron line, Dask cluster, querying
 """
 
 from __future__ import annotations
+
+#: Rows of ``hands`` (or ``findings``) a worker buffers before writing them as one Parquet part.
+#: A hand's row costs about 3 KB while buffered, so the default keeps the buffer near 15 MB.
+DEFAULT_BATCH_SIZE = 5_000

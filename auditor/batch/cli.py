@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.findings import Severity
 from auditor.profiles import PROFILES
 
@@ -55,7 +56,13 @@ def add_parsers(sub: Any) -> None:
         "error (default) or none",
     )
     b.add_argument("--night", metavar="YYYY-MM-DD", help="the night partition to write (default: today, local time)")
-    b.add_argument("--batch-size", type=int, default=20_000, metavar="ROWS", help="rows per Parquet part (20000)")
+    b.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        metavar="ROWS",
+        help=f"rows per Parquet part: a larger file is written as several parts ({DEFAULT_BATCH_SIZE})",
+    )
     b.add_argument(
         "--progress",
         choices=("auto", "bar", "log"),

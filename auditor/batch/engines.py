@@ -1,10 +1,10 @@
 """Where :func:`~auditor.batch.work.audit_file` runs: in-process, a local process pool, or Dask.
 
-Every engine is a generator ``run_*(tasks, ...) -> Iterator[FileResult]`` yielding results as
-files finish (in any order: the store's content does not depend on it).  Engines keep at most a
-few tasks per worker in flight, so neither the task list nor the results pile up in a queue, and
-a file that cannot be audited - even one whose worker process dies - becomes an ``error`` result
-instead of stopping the batch.
+Every engine is a generator ``run_*(tasks, ...)`` of :class:`~auditor.batch.work.FileResult`,
+yielding results as files finish (in any order: the store's content does not depend on it).
+Engines keep at most a few tasks per worker in flight, so neither the task list nor the results
+pile up in a queue, and a file that cannot be audited - even one whose worker process dies -
+becomes an ``error`` result instead of stopping the batch.
 
 * ``serial``: ``audit_file`` in this process, one file after the other (``--workers 1``).
 * ``pool``: a :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method
@@ -24,16 +24,18 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from auditor.batch.work import FileResult, FileTask, audit_file
 
-
 #: How long the Dask client waits for the scheduler before the run fails.
 CONNECT_TIMEOUT = "30s"
+
+
+Results = Generator[FileResult, None, None]
 
 
 class EngineError(RuntimeError):
@@ -44,7 +46,7 @@ def _failed(task: FileTask, message: str) -> FileResult:
     return FileResult(task.path, task.key, "error", error=message)
 
 
-def run_serial(tasks: Iterable[FileTask]) -> Iterator[FileResult]:
+def run_serial(tasks: Iterable[FileTask]) -> Results:
     """Audit the files one after the other in this process."""
     for task in tasks:
         yield audit_file(task)
@@ -66,7 +68,7 @@ def _init_worker() -> None:
         os._exit(1)
 
 
-def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
+def run_pool(tasks: Iterable[FileTask], workers: int) -> Results:
     """Audit the files in a pool of ``workers`` processes, at most two tasks per worker in flight."""
     ctx = multiprocessing.get_context("spawn")
     os.environ["HHAUDIT_BATCH_PARENT"] = str(os.getpid())
@@ -105,7 +107,7 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Iterator[FileResult]:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Iterator[FileResult]:
+def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Results:
     """Audit the files on a dask.distributed cluster (``scheduler`` address, or ``local``)."""
     try:
         dd: Any = importlib.import_module("distributed")  # optional: pip install 'hhaudit[dask]'
@@ -155,7 +157,7 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Ite
             cluster.close()
 
 
-Runner = Callable[[Iterable[FileTask]], Iterator[FileResult]]
+Runner = Callable[[Iterable[FileTask]], Results]
 
 
 def engine(name: str, workers: int, scheduler: str | None) -> Runner:

@@ -35,16 +35,19 @@ from typing import Any, TextIO
 import polars as pl
 
 from auditor import __version__
+from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.batch import store as S
-from auditor.batch.engines import EngineError, engine
+from auditor.batch.engines import EngineError, Runner, engine
 from auditor.batch.progress import Progress, duration
-from auditor.batch.work import DEFAULT_BATCH_SIZE, FileResult, FileTask
+from auditor.batch.work import FileResult, FileTask
 from auditor.findings import Severity
 from auditor.ingest import expand_paths
 from auditor.profiles import PROFILES
 
 #: Test hook: seconds every worker sleeps after each Parquet part it writes (to kill a run mid-file).
 PAUSE_ENV = "HHAUDIT_BATCH_PAUSE"
+#: Files done between two compactions of their manifest rows (one ``m-`` file per this many files).
+COMPACT_EVERY = 500
 MAX_ERRORS_LOGGED = 50
 
 
@@ -236,7 +239,7 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
         return 2
 
 
-def _locked(opts: Options, store: str, night: str, runner: Any, out: TextIO, err: TextIO) -> int:
+def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO) -> int:
     started = datetime.now(UTC)
     run_id = f"{started:%Y%m%dT%H%M%S}Z-{secrets.token_hex(3)}"
     t0 = time.monotonic()
@@ -244,7 +247,7 @@ def _locked(opts: Options, store: str, night: str, runner: Any, out: TextIO, err
     _mark_interrupted(store, run_id)
     _write_run(store, night, _run_row(run_id, "running", started, opts, tally, None))
 
-    known = S.entries(S.load_manifest(store))
+    known = S.entries(S.load_manifest(store, S.ENTRY_COLUMNS))
     cleanup = S.collect_garbage(store, known)
     tally.garbage_removed = cleanup.removed_parts
     for key in cleanup.incomplete:
@@ -267,24 +270,44 @@ def _locked(opts: Options, store: str, night: str, runner: Any, out: TextIO, err
         mode = "bar" if err.isatty() else "log"
     progress = Progress(mode, len(files), sum(s for _p, s in files), err, opts.log_interval)
     where = f"{opts.engine}" + (f" at {opts.scheduler}" if opts.scheduler else "") + f", {opts.workers} worker(s)"
+    cleaned = f"; removed {cleanup.removed_parts} uncommitted part(s) left by an interrupted run"
     progress.begin(
         f"hhaudit batch: night {night}, run {run_id}: {len(files):,} file(s), "
         f"{sum(s for _p, s in files) / 1e6:,.1f} MB, store {store}, engine {where}"
-        + (f"; removed {cleanup.removed_parts} uncommitted part(s) of a killed run" if cleanup.removed_parts else "")
+        + (cleaned if cleanup.removed_parts else "")
     )
     status = "complete"
+    done: list[str] = []  # manifest files written in this run and not yet compacted
+    seq = 0
+
+    def compact() -> None:
+        nonlocal seq
+        S.compact_rows(store, night, [p for p in done if os.path.exists(p)], f"m-{run_id}-{seq:05d}.parquet")
+        done.clear()
+        seq += 1
+
+    results = runner(tasks())
     try:
-        for res in runner(tasks()):
+        for res in results:
             tally.add(res)
             progress.update(res)
+            if res.status != "skipped":
+                done.append(S.manifest_path(store, night, res.key))
+                if len(done) >= COMPACT_EVERY:
+                    compact()
     except KeyboardInterrupt:
         status = "interrupted"
         progress.message("hhaudit: interrupted; the next run completes the store")
     except EngineError as e:
         status = "failed"
         progress.message(f"hhaudit: {e}")
+    except Exception as e:  # the engine broke down (a Dask scheduler lost, ...): log the run as failed
+        status = "failed"
+        progress.message(f"hhaudit: the {opts.engine} engine failed: {type(e).__name__}: {e}")
     finally:
+        results.close()  # stops the pool or the Dask client now, not when garbage collected
         progress.close()
+    compact()
     S.compact_manifest(store, run_id)
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:

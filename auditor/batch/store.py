@@ -264,22 +264,17 @@ def _has_parts(store: str, table: str) -> bool:
     return False
 
 
-def scan_raw(store: str, table: str, include_source: bool = False) -> pl.LazyFrame:
+def scan_raw(store: str, table: str) -> pl.LazyFrame:
     """Every row of every Parquet file of ``table`` (committed or not), with the ``night`` column."""
     schema = SCHEMAS[table]
-    hive: dict[str, pl.DataType] = {NIGHT: pl.Date()}
     if not _has_parts(store, table):
-        empty = {**schema, NIGHT: pl.Date()}
-        if include_source:
-            empty["source"] = pl.String()
-        return pl.DataFrame(schema=empty).lazy()
+        return pl.DataFrame(schema={**schema, NIGHT: pl.Date()}).lazy()
     return pl.scan_parquet(
         _glob(store, table),
         hive_partitioning=True,
-        hive_schema=hive,
+        hive_schema={NIGHT: pl.Date()},
         schema=schema,
         missing_columns="insert",
-        include_file_paths="source" if include_source else None,
     )
 
 
@@ -289,9 +284,47 @@ def _newest_per_key(lf: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def load_manifest(store: str) -> pl.DataFrame:
-    """The ``files`` table: the newest manifest row of every file key."""
-    return _newest_per_key(scan_raw(store, "files")).collect()
+#: Manifest files read per polars call: reading thousands of one-row Parquet files in one scan
+#: costs memory per file; in batches (rechunked) it costs the rows only.
+READ_BATCH = 128
+_NIGHT_OF = r"night=(\d{4}-\d{2}-\d{2})"
+
+
+def manifest_files(store: str) -> list[str]:
+    """Every Parquet file of the ``files`` table (``f-`` rows of single files, ``m-`` compacted nights)."""
+    root = os.path.join(store, "files")
+    if not os.path.isdir(root):
+        return []
+    out = []
+    for d in sorted(os.scandir(root), key=lambda e: e.name):
+        if d.is_dir() and d.name.startswith(f"{NIGHT}="):
+            out += sorted(f.path for f in os.scandir(d.path) if f.name.endswith(".parquet") and f.name[0] != ".")
+    return out
+
+
+def read_manifest(store: str, columns: list[str] | None = None, paths: list[str] | None = None) -> pl.DataFrame:
+    """Every manifest row (superseded ones included) with ``night`` and ``source`` (the file it is in)."""
+    cols = columns or list(FILES)
+    schema = {c: FILES[c] for c in cols}
+    frames = []
+    paths = manifest_files(store) if paths is None else paths
+    for i in range(0, len(paths), READ_BATCH):
+        lf = pl.scan_parquet(
+            paths[i : i + READ_BATCH], schema=FILES, missing_columns="insert", include_file_paths="source"
+        )
+        frames.append(lf.select(*cols, "source").collect().rechunk())
+    df = pl.concat(frames) if frames else pl.DataFrame(schema={**schema, "source": pl.String()})
+    return df.with_columns(pl.col("source").str.extract(_NIGHT_OF).str.to_date().alias(NIGHT)).select(
+        *cols, NIGHT, "source"
+    )
+
+
+def load_manifest(store: str, columns: list[str] | None = None) -> pl.DataFrame:
+    """The ``files`` table: the newest manifest row of every file key (``columns`` and ``night``)."""
+    cols = columns or list(FILES)
+    need = list(dict.fromkeys([*cols, "file_key", "run_started_at", "audited_at"]))
+    df = _newest_per_key(read_manifest(store, need).lazy()).collect()
+    return df.select(*cols, NIGHT)
 
 
 def scan(store: str, table: str) -> pl.LazyFrame:
@@ -308,7 +341,8 @@ def scan(store: str, table: str) -> pl.LazyFrame:
     raw = scan_raw(store, table)
     if table == "runs":
         return raw
-    live = load_manifest(store).filter(pl.col("status") == "ok").select(NIGHT, "file_key", "audit_id")
+    live = load_manifest(store, ["file_key", "audit_id", "status"]).filter(pl.col("status") == "ok")
+    live = live.select(NIGHT, "file_key", "audit_id")
     return raw.join(live.lazy(), on=[NIGHT, "file_key", "audit_id"], how="semi")
 
 
@@ -338,11 +372,22 @@ class Entry:
         return out
 
 
+ENTRY_COLUMNS = [
+    "file_key",
+    "audit_id",
+    "sha256",
+    "hhaudit_version",
+    "profile",
+    "status",
+    "hand_parts",
+    "finding_parts",
+]
+
+
 def entries(manifest: pl.DataFrame) -> dict[str, Entry]:
-    """Manifest rows (from :func:`load_manifest`) by file key."""
+    """Manifest rows (from ``load_manifest(store, ENTRY_COLUMNS)``) by file key."""
     out: dict[str, Entry] = {}
-    cols = ["file_key", "audit_id", "sha256", "hhaudit_version", "profile", "status", "hand_parts", "finding_parts"]
-    df = manifest.select(pl.col(NIGHT).cast(pl.String), *cols)
+    df = manifest.select(pl.col(NIGHT).cast(pl.String), *ENTRY_COLUMNS)
     for night, key, aid, sha, ver, prof, status, hp, fp in df.iter_rows():
         out[key] = Entry(night, key, aid or "", sha or "", ver or "", prof or "", status or "", hp or 0, fp or 0)
     return out
@@ -395,30 +440,47 @@ def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
     return out
 
 
+def compact_rows(store: str, night: str, paths: list[str], name: str) -> None:
+    """Move the manifest rows of ``paths`` (files of one night) into one file ``name`` of that night.
+
+    The new file is written before the old ones are deleted; a kill in between leaves duplicate
+    rows, which readers already ignore (same key, same times).
+    """
+    if not paths:
+        return
+    target = os.path.join(night_dir(store, "files", night), name)
+    rows = read_manifest(store, paths=paths).drop(NIGHT, "source")
+    write_atomic(rows, target)
+    for p in paths:
+        if os.path.abspath(p) != os.path.abspath(target):
+            remove_quietly(p)
+
+
 def compact_manifest(store: str, run_id: str) -> int:
     """Rewrite each night's manifest as one file holding only the newest row of each key.
 
-    Nights with a single up-to-date file are left alone.  The new file is written before the old
-    ones are deleted; a kill in between leaves duplicate rows, which readers already ignore.
-    Returns the number of nights rewritten.
+    Nights already held in one file with no superseded row are left alone.  Returns the number of
+    nights rewritten.
     """
-    every = scan_raw(store, "files", include_source=True).collect()
-    if every.is_empty():
+    index = read_manifest(store, ["file_key", "run_started_at", "audited_at"])
+    if index.is_empty():
         return 0
-    newest = _newest_per_key(every.lazy()).collect()
+    newest = _newest_per_key(index.lazy()).select("file_key", "source").collect()
     rewritten = 0
-    for (night,), rows in every.group_by(NIGHT):
-        sources = rows["source"].unique().to_list()
-        keep = newest.filter(pl.col(NIGHT) == night)
+    for (night,), rows in index.group_by(NIGHT):
+        sources = sorted(rows["source"].unique().to_list())
+        keep = newest.join(rows.select("file_key", "source"), on=["file_key", "source"], how="semi")
         if len(sources) == 1 and len(keep) == len(rows) and os.path.basename(sources[0]).startswith("m-"):
             continue
-        label = night.isoformat() if hasattr(night, "isoformat") else str(night)
+        label = night.isoformat()
         target = os.path.join(night_dir(store, "files", label), f"m-{run_id}.parquet")
         if not keep.is_empty():
-            write_atomic(keep.drop(NIGHT, "source"), target)
-        for s in sources:
-            if os.path.abspath(s) != os.path.abspath(target):
-                remove_quietly(s)
+            full = read_manifest(store, paths=sources)
+            full = full.join(keep, on=["file_key", "source"], how="semi").unique(["file_key"], keep="first")
+            write_atomic(full.drop(NIGHT, "source").sort("file_key"), target)
+        for p in sources:
+            if os.path.abspath(p) != os.path.abspath(target):
+                remove_quietly(p)
         rewritten += 1
     return rewritten
 

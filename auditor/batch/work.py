@@ -38,6 +38,7 @@ from typing import Any
 from auditor import __version__
 from auditor import model as M
 from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
+from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.batch import store as S
 from auditor.findings import Finding, Severity
 from auditor.ingest import read_stream
@@ -46,8 +47,6 @@ from auditor.rules import check_hand
 from auditor.rules.hand import DuplicateIds
 from auditor.sites import parse_chunk
 from auditor.tables import hand_row
-
-DEFAULT_BATCH_SIZE = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +86,10 @@ class FileResult:
     @property
     def findings(self) -> int:
         return sum(self.by_code.values())
+
+
+class StoreWriteError(Exception):
+    """A part could not be written to the store (disk full, permissions): not the source file's fault."""
 
 
 class _HashingFile(io.FileIO):
@@ -191,7 +194,10 @@ class _Parts:
     def _write(self, table: str, n: int, rows: list[dict[str, Any]]) -> None:
         t = self.task
         path = S.part_path(t.store, table, t.night, t.key, self.aid, n)
-        S.write_atomic(S.frame(rows, S.SCHEMAS[table]), path)
+        try:
+            S.write_atomic(S.frame(rows, S.SCHEMAS[table]), path)
+        except OSError as e:
+            raise StoreWriteError(f"{path}: {e.strerror or e}") from e
         self.written.append(path)
         rows.clear()
         if t.pause:
@@ -344,6 +350,9 @@ def _audit(task: FileTask, res: FileResult) -> None:
                     worst = max(worst, int(x.severity))
             parts.close()
             streamed_sha, size = f.digest.hexdigest(), f.nbytes
+    except StoreWriteError:
+        parts.discard()
+        raise
     except OSError as e:
         parts.discard()
         _fail(task, res, f"cannot read {task.path}: {e.strerror or e}", sha256=sha, mtime=mtime)
