@@ -94,18 +94,22 @@ def audit_text(lines: list[str]) -> list[Finding]:
     return found
 
 
-def amount_text(hand: M.Hand, value: int) -> str:
-    """An amount written the way the hand's site writes it."""
+def number_text(hand: M.Hand, value: int) -> str:
+    """An amount's number, in the hand's unit, without a currency."""
     if hand.decimals:
         whole, frac = divmod(value, 10**hand.decimals)
-        num = f"{whole}.{frac:0{hand.decimals}d}"
-    else:
-        num = str(value)
+        return f"{whole}.{frac:0{hand.decimals}d}"
+    return str(value)
+
+
+def amount_text(hand: M.Hand, value: int) -> str:
+    """An amount written the way the hand's site writes it."""
+    num = number_text(hand, value)
     if hand.play_money or hand.is_tournament or not hand.currency:
         return num
     if hand.site == "winamax":
         return num + "€" if hand.currency == "EUR" else num
-    return {"USD": "$", "EUR": "€", "GBP": "£"}.get(hand.currency, "") + num
+    return {"USD": "$", "EUR": "€", "GBP": "£", "INR": "Rs. "}.get(hand.currency, "") + num
 
 
 def sep(hand: M.Hand) -> str:
@@ -262,7 +266,7 @@ def m_s001(c: Clean) -> Iterator[Mutant]:
         new_stack = pl.committed - 1
         lines = list(c.lines)
         i = c.rel(seat.line)
-        digits = amount_text(h, new_stack).lstrip("$€£").rstrip("€")
+        digits = number_text(h, new_stack)
         m = re.search(r"\((?:[^()]*?)(\d[\d,.]*)", lines[i])
         assert m is not None
         lines[i] = lines[i][: m.start(1)] + digits + lines[i][m.end(1) :]

@@ -38,7 +38,7 @@ def replace_amount(line: str, old: str, new: str) -> str:
 def collect_line(c: Clean, e: M.Collect, player: str | None = None, amount: int | None = None) -> str:
     line = c.lines[c.rel(e.line)]
     if amount is not None:
-        m = re.search(r"collected (\S+)", line)
+        m = re.search(r"collected (.+?) from", line)
         assert m is not None
         line = line[: m.start(1)] + amount_text(c.hand, amount) + line[m.end(1) :]
     if player is not None:
@@ -154,7 +154,7 @@ def m_a002(c: Clean) -> Iterator[Mutant]:
         return
     lines = list(c.lines)
     i = c.rel(cl.line)
-    m = re.match(r"(Total pot )(\S+)", lines[i])
+    m = re.match(r"(Total pot )(.+?)(?= \||$| Main pot)", lines[i])
     if m:
         lines[i] = m.group(1) + amount_text(c.hand, cl.total + 1) + lines[i][m.end(2) :]
         yield Mutant(lines, "A002", i + 1)
@@ -193,7 +193,10 @@ def m_a003(c: Clean) -> Iterator[Mutant]:
 
 def m_d001(c: Clean) -> Iterator[Mutant]:
     """A shown hand is described as a royal flush."""
+    flop = next((b.line for b in c.hand.events if isinstance(b, M.Board) and b.street == "flop"), None)
     for e in c.hand.events:
+        if flop is None or e.line < flop:
+            continue  # a description is checked against the board at the moment it was shown
         if isinstance(e, M.Show) and e.description and c.hand.runs == 1 and c.hand.game == "holdem":
             line = c.lines[c.rel(e.line)]
             if line.endswith(f"({e.description})") and "flush" not in e.description.lower():
