@@ -27,6 +27,7 @@ from auditor.findings import Finding
 BLOCK = 1 << 20
 SNIFF = 1 << 16
 MAX_HAND_LINES = 5000
+MAX_LINE_CHARS = 1 << 20
 HH_SUFFIXES = (".txt", ".log", ".hh", "")
 # Files that other tools keep next to hand histories (fpdb sidecars, golden files, notes, code).
 # Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
@@ -122,6 +123,11 @@ def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[in
             text = text.replace("\r", "\n")
         parts = text.split("\n")
         pending = "" if final else parts.pop()
+        if len(pending) > MAX_LINE_CHARS:
+            # a "line" longer than any hand history prints (a file with no line breaks): cut it,
+            # so that memory stays bounded; it becomes unrecognised text, reported as such
+            parts.append(pending)
+            pending = ""
         if final and parts and parts[-1] == "":
             parts.pop()
         for raw in parts:

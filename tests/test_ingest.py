@@ -160,3 +160,14 @@ def test_memory_does_not_grow_with_input() -> None:
 
 def _lines(n: int) -> Iterator[str]:
     yield from (f"line {i}" for i in range(n))
+
+
+def test_a_file_without_line_breaks_is_read_in_bounded_pieces() -> None:
+    data = b"x" * (5 << 20)  # 5 MiB, no newline
+    tracemalloc.start()
+    info, items = read_stream(io.BytesIO(data), "flat.txt", len(data))
+    got = list(items)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [f.code for f in got if isinstance(f, Finding)] == ["P003"]
+    assert peak < 24 * 2**20
