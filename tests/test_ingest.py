@@ -165,7 +165,7 @@ def _lines(n: int) -> Iterator[str]:
 def test_a_file_without_line_breaks_is_read_in_bounded_pieces() -> None:
     data = b"x" * (5 << 20)  # 5 MiB, no newline
     tracemalloc.start()
-    info, items = read_stream(io.BytesIO(data), "flat.txt", len(data))
+    _info, items = read_stream(io.BytesIO(data), "flat.txt", len(data))
     got = list(items)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
