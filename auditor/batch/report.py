@@ -15,20 +15,18 @@ those); files that could not be audited; the latest runs.
 from __future__ import annotations
 
 import os
-import shutil
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import polars as pl
 
-from auditor import __version__
+from auditor import __version__, report
 from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue: names and severities)
 from auditor.batch import store as S
 from auditor.findings import RULES
+from auditor.report import Page
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -37,37 +35,7 @@ class ReportError(RuntimeError):
     """The store cannot be read (exit status 2)."""
 
 
-def reports_dir() -> Path:
-    """Templates and static assets: inside the installed package (``auditor/reports``), or the checkout."""
-    packaged = resources.files("auditor") / "reports"
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent.parent / "reports"
-
-
-def environment() -> jinja2.Environment:
-    """The Jinja2 environment: autoescaping always on, undefined names are errors."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(reports_dir() / "templates")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
 # ---------------------------------------------------------------------------------- view models
-
-
-@dataclass(frozen=True)
-class Page:
-    """What ``base.html.j2`` reads."""
-
-    title: str
-    subtitle: str
-    root: str | None = ""
-    inline_css: str | None = None
 
 
 @dataclass(frozen=True)
@@ -403,7 +371,7 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
 
 def render(view: StoreView) -> str:
     """The HTML of the report page."""
-    return environment().get_template("store.html.j2").render(view=view, page=view.page)
+    return report.render("store.html.j2", view=view)
 
 
 def write_store_report(store: str, out: str, nights: int = 14, top: int = 20) -> str:
@@ -414,13 +382,9 @@ def write_store_report(store: str, out: str, nights: int = 14, top: int = 20) ->
         raise ReportError(f"cannot read the audit store {store}: {e}") from e
     html = render(view)
     try:
-        os.makedirs(os.path.join(out, "static"), exist_ok=True)
-        shutil.copyfile(reports_dir() / "static" / "report.css", os.path.join(out, "static", "report.css"))
+        report.copy_static(Path(out))
         index = os.path.join(out, "index.html")
-        tmp = index + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(html)
-        os.replace(tmp, index)
+        report.write(Path(index), html)
     except OSError as e:
         raise ReportError(f"cannot write the report to {out}: {e}") from e
     return index

@@ -19,11 +19,23 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
+
+
+@dataclass(frozen=True)
+class Page:
+    """What ``base.html.j2`` reads: the title, a subtitle, the prefix from the page to the report
+    root (None for a standalone page) and the CSS to inline (None: link ``static/report.css``)."""
+
+    title: str
+    subtitle: str
+    root: str | None = ""
+    inline_css: str | None = None
 
 
 def reports_dir() -> Path:

@@ -16,18 +16,10 @@ from auditor.ingest import Chunk
 from auditor.pipeline import Summary
 from auditor.profiles import Profile, for_hand
 from auditor.replay import replay
-from auditor.report import copy_static, inline_css, render, reports_dir, sha256_of, write
+from auditor.report import Page, copy_static, inline_css, render, reports_dir, sha256_of, write
 from auditor.rules.common import money
 
 PAGE_SIZE = 500
-
-
-@dataclass(frozen=True)
-class Page:
-    title: str
-    subtitle: str
-    root: str | None  # prefix from this page to the report root; None for a standalone page
-    inline_css: str | None = None
 
 
 @dataclass(frozen=True)
