@@ -104,11 +104,10 @@ def b004(t: Trace) -> Iterator[Finding]:
     Example: heads-up 5/10, flop: the button bets before the big blind has acted.
     """
     h = t.hand
-    for s in t.steps:
+    for s in _live(t, seated=True):
         e = s.event
-        if not (s.betting and isinstance(e, M.Action)) or s.hand_over or s.actor_folded or s.actor_all_in:
-            continue
-        if not s.actor_seated or s.expected == e.player:
+        assert isinstance(e, M.Action)
+        if s.expected == e.player:
             continue
         who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
         yield finding(h, t.profile, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
@@ -150,10 +149,9 @@ def b006(t: Trace) -> Iterator[Finding]:
     Example: blinds 1/2 pre-flop, UTG checks.  Good: UTG calls 2.
     """
     h = t.hand
-    for s in t.steps:
+    for s in _live(t):
         e = s.event
-        if not (s.betting and isinstance(e, M.Action)) or s.hand_over or s.actor_folded or s.actor_all_in:
-            continue
+        assert isinstance(e, M.Action)
         why = None
         if e.kind == "check" and s.to_call > 0:
             why = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
@@ -208,13 +206,10 @@ def b008(t: Trace) -> Iterator[Finding]:
     Example: pot 100, A bets 50: B may raise to at most 250 (50 + 100 + 50 + 50).  251 is flagged.
     """
     h = t.hand
-    for s in t.steps:
+    for s in _live(t, ("bet", "raise")):
         e = s.event
-        if not (s.betting and isinstance(e, M.Action)) or s.pl_max_to is None or e.kind not in ("bet", "raise"):
-            continue
-        if s.hand_over or s.actor_folded or s.actor_all_in:
-            continue
-        if e.to > s.pl_max_to:
+        assert isinstance(e, M.Action)
+        if s.pl_max_to is not None and e.to > s.pl_max_to:
             yield finding(
                 h, t.profile, "B008", e.line, e.col,
                 f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
@@ -234,11 +229,10 @@ def b009(t: Trace) -> Iterator[Finding]:
     Example: $10/$20 on the turn, A bets 20, B raises to 30.  Good: B raises to 40.
     """
     h = t.hand
-    for s in t.steps:
+    for s in _live(t, ("bet", "raise")):
         e = s.event
-        if not (s.betting and isinstance(e, M.Action)) or s.fl_expected_to is None or e.kind not in ("bet", "raise"):
-            continue
-        if s.hand_over or s.actor_folded or s.actor_all_in:
+        assert isinstance(e, M.Action)
+        if s.fl_expected_to is None:
             continue
         if e.to != s.fl_expected_to and not (s.all_in_after and e.to < s.fl_expected_to):
             yield finding(
@@ -292,13 +286,20 @@ def b011(t: Trace) -> Iterator[Finding]:
             )  # fmt: skip
 
 
-def _wagers(t: Trace, kind: str) -> Iterator[Step]:
+def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterator[Step]:
+    """Betting steps of actions (of ``kinds``, when given) by a player still in the hand, before it
+    ended (an action by a folded or all-in player, or after the end, is B005's finding)."""
     for s in t.steps:
         e = s.event
-        if s.betting and isinstance(e, M.Action) and e.kind == kind:
-            if s.hand_over or s.actor_folded or s.actor_all_in or not s.actor_seated:
-                continue
-            yield s
+        if not (s.betting and isinstance(e, M.Action)) or (kinds and e.kind not in kinds):
+            continue
+        if s.hand_over or s.actor_folded or s.actor_all_in or (seated and not s.actor_seated):
+            continue
+        yield s
+
+
+def _wagers(t: Trace, kind: str) -> Iterator[Step]:
+    return _live(t, (kind,), seated=True)
 
 
 CHECKS = (b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011)
