@@ -12,8 +12,7 @@ from pathlib import Path
 
 from auditor import __version__
 from auditor import findings as F
-from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
-from auditor.findings import RULES, Severity
+from auditor.findings import Severity, catalogue
 from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
@@ -64,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
     r.add_argument("code", nargs="?")
+
+    fm = sub.add_parser("formats", help="list the formats hhaudit reads (or recognises), or show one format's card")
+    fm.add_argument("name", nargs="?")
     return p
 
 
@@ -147,37 +149,33 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from auditor.audit import AuditRun
     from auditor.explain import explain_hand, render_text
-    from auditor.ingest import Chunk
+    from auditor.formats import Chunk
+    from auditor.formats.peg import quick_id
     from auditor.pipeline import iter_chunks
-    from auditor.profiles import for_hand
-    from auditor.rules import audit_hand
-    from auditor.sites import parse_chunk
 
     if args.rules and args.rules not in PROFILES:
         print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
         return 2
     want = args.hand.lstrip("#")
+    run = AuditRun(rules=args.rules or None)
     try:
         for item in iter_chunks([args.path], Summary()):
-            if not isinstance(item, Chunk) or want not in item.lines[0]:
+            if not isinstance(item, Chunk) or quick_id(item.lines[0]) != want:
                 continue
-            hand, fs = parse_chunk(item)
-            if hand is None:
-                for f in fs:
+            r = run.process(item)
+            if r.audited is None:
+                for f in r.findings:
                     print(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}")
                 return 1
-            if hand.hand_id != want:
-                continue
-            x = explain_hand(hand, for_hand(hand.site, args.rules or None), list(item.lines), fs)
+            x = explain_hand(r.audited, r.findings)
             sys.stdout.write(render_text(x))
             if args.html:
                 from auditor.report import write
                 from auditor.report.views import explain_page
 
-                _t, _p, found = audit_hand(hand, for_hand(hand.site, args.rules or None))
-                write(Path(args.html), explain_page(hand, item, sorted([*fs, *found], key=lambda f: (f.line or 0)),
-                                                    args.rules))  # fmt: skip
+                write(Path(args.html), explain_page(r.audited, item, r.findings))
                 print(f"hhaudit: explanation written to {args.html}", file=sys.stderr)
             return 1 if any(f.severity == "error" for f in x.findings) else 0
     except SourceError as e:
@@ -189,14 +187,44 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.code:
-        r = RULES.get(args.code.upper())
+        r = catalogue().get(args.code.upper())
         if r is None:
             print(f"hhaudit: no rule {args.code!r}; `hhaudit rules` lists them", file=sys.stderr)
             return 2
         print(f"{r.code} {r.name} ({r.severity})\n\n{r.doc}")
         return 0
-    for r in sorted(RULES.values(), key=lambda r: r.code):
+    for r in sorted(catalogue().values(), key=lambda r: r.code):
         print(f"{r.code}  {r.name:<24} {r.severity!s:<8} {r.summary}")
+    return 0
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    from auditor.formats import REGISTRY
+
+    if args.name:
+        fmt = REGISTRY.get(args.name)
+        if fmt is None:
+            print(f"hhaudit: no format {args.name!r}; `hhaudit formats` lists them", file=sys.stderr)
+            return 2
+        print(f"{fmt.name}: {fmt.title} ({fmt.status})\ncard: {fmt.card}")
+        if fmt.supported:
+            reader = fmt.reader_module or " + ".join(p.name for p in fmt.grammars)
+            print(f"reader: {reader}\nhands start with: {fmt.header_pattern()}")
+            print("export facts:")
+            for k, v in fmt.facts.described().items():
+                print(f"  {k} = {v}")
+            for brand, facts in fmt.brands.items():
+                changed = {k: v for k, v in facts.described().items() if v != fmt.facts.described()[k]}
+                print(f"  brand {brand}: " + ", ".join(f"{k} = {v}" for k, v in changed.items()))
+            print(f"house rules: {fmt.profile.name if fmt.profile else 'tda'}")
+        if fmt.notes:
+            print(fmt.notes)
+        return 0
+    rows = sorted(REGISTRY.formats.values(), key=lambda f: (not f.supported, f.name))
+    width = max(len(f.name) for f in rows)
+    for f in rows:
+        what = "reads" if f.supported else "recognises"
+        print(f"{f.name:<{width}}  {what:<10}  {f.title}")
     return 0
 
 
@@ -209,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_parse(args)
         if args.command == "explain":
             return cmd_explain(args)
+        if args.command == "formats":
+            return cmd_formats(args)
         if args.command in ("batch", "report"):
             from auditor.batch import cli as batch_cli
 

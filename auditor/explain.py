@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from auditor import model as M
+from auditor.audit import Audited
 from auditor.findings import Finding
-from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import category
 from auditor.replay.pots import PotTrace
-from auditor.rules import audit_hand
 from auditor.rules.common import money
 
 
@@ -78,7 +77,6 @@ class Explanation:
     awards: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     findings: list[FindingRow] = field(default_factory=list)
-    source: list[tuple[int, str]] = field(default_factory=list)
 
 
 def _num(h: M.Hand, v: int) -> str:
@@ -103,11 +101,10 @@ def _levels(pt: PotTrace) -> dict[str, int]:
     return {n: v - pt.expected_returns.get(n, 0) for n, v in pt.contributions.items()}
 
 
-def explain_hand(h: M.Hand, profile: Profile, source: list[str] | None = None,
-                 extra: list[Finding] | None = None) -> Explanation:  # fmt: skip
-    """Replay ``h`` and build its explanation (``extra`` findings, e.g. P-codes, are listed too)."""
-    t, pt, found = audit_hand(h, profile)
-    found = sorted([*(extra or []), *found], key=lambda f: (f.line or 0, f.code))
+def explain_hand(a: Audited, extra: list[Finding] | None = None) -> Explanation:
+    """The explanation of an audited hand (``extra`` findings, e.g. P-codes, are listed too)."""
+    h, t, pt, profile = a.hand, a.trace, a.pots, a.profile
+    found = sorted({id(f): f for f in [*(extra or []), *a.findings]}.values(), key=lambda f: (f.line or 0, f.code))
     stakes = f"{money(h, h.small_blind)}/{money(h, h.big_blind)}" if h.big_blind else ""
     kind = f"tournament {h.tournament_id}, level {h.level}" if h.is_tournament else "cash"
     x = Explanation(
@@ -115,8 +112,6 @@ def explain_hand(h: M.Hand, profile: Profile, source: list[str] | None = None,
         where=f"{h.path}, lines {h.first_line}–{h.last_line} · {h.start_time or ''} {h.time_zone or ''}".strip(),
         rules=f"{profile.name} ({profile.title})",
     )
-    if source:
-        x.source = list(enumerate(source, start=h.first_line))
     for f in found:
         x.findings.append(FindingRow(f.code, f.name, str(f.severity), f.line, f.message))
     if pt is None:

@@ -1,8 +1,14 @@
 """Findings (errors are values, never exceptions) and the registry of stable rule codes.
 
-A rule is a documented check with a stable code (``^[PHBSA]\\d{3}$``), a kebab-case name and a
-default severity.  Its docstring is its user documentation: ``hhaudit rules CODE`` prints it and the
-HTML report has a page per rule.  Codes are never renumbered or reused.
+A rule is a documented check with a stable code (``^[PHBSAD]\\d{3}$``), a kebab-case name, a
+default severity and the *stage* it runs at.  It is registered once, by the :func:`rule` decorator
+on the function that checks it; its docstring is its user documentation (``hhaudit rules CODE``
+prints it and the HTML report has a page per rule).  Codes are never renumbered or reused.
+
+Stages: ``parse`` (reported by the readers; the function only documents the code), ``hand`` (a
+function of the replayed hand's :class:`~auditor.replay.Trace`), ``pots`` (of the trace and the
+rebuilt pots), ``run`` (across the hands of one run: duplicate ids).  The rule families live in
+``auditor.rules``; :func:`catalogue` loads them, explicitly, the first time a code is looked up.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 
 class Severity(enum.IntEnum):
@@ -36,15 +42,20 @@ class Severity(enum.IntEnum):
 CODE_RE = re.compile(r"^[PHBSAD]\d{3}$")
 
 
+Stage = Literal["parse", "hand", "pots", "run"]
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A registered check: code, kebab-case name, default severity and documentation."""
+    """A registered check: code, kebab-case name, default severity, documentation, stage, check."""
 
     code: str
     name: str
     severity: Severity
     doc: str
     summary: str
+    stage: Stage = "parse"
+    check: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,22 +91,39 @@ class Finding:
 
 RULES: dict[str, Rule] = {}
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def rule(code: str, name: str, severity: Severity) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function's docstring as the documentation of rule ``code``."""
+
+def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Callable[[F], F]:
+    """Register the decorated function as rule ``code``: its docstring is the documentation, and at
+    the ``hand`` and ``pots`` stages the function is the check (``parse`` and ``run`` rules are
+    reported by the readers and by the audit step)."""
     if not CODE_RE.match(code):
         raise ValueError(f"bad rule code {code!r}")
 
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def deco(fn: F) -> F:
         doc = inspect.cleandoc(fn.__doc__ or "")
         if not doc:
             raise ValueError(f"rule {code} has no docstring")
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
-        RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0])
+        RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0], stage,
+                           fn if stage in ("hand", "pots") else None)  # fmt: skip
         return fn
 
     return deco
+
+
+def catalogue() -> dict[str, Rule]:
+    """Every registered rule, by code (loads the rule families on first use)."""
+    import auditor.rules  # noqa: F401  (the families register their rules as they are defined)
+
+    return RULES
+
+
+def checks(stage: Stage) -> list[Callable[..., Any]]:
+    """The checks of one stage, in code order."""
+    return [r.check for _, r in sorted(catalogue().items()) if r.stage == stage and r.check is not None]
 
 
 def make(
@@ -111,7 +139,7 @@ def make(
     **data: Any,
 ) -> Finding:
     """Build a finding for a registered rule code."""
-    r = RULES[code]
+    r = RULES.get(code) or catalogue()[code]
     return Finding(
         code=code,
         name=r.name,

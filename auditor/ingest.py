@@ -13,52 +13,27 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from auditor import findings as F
-from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
 from auditor.findings import Finding
+from auditor.formats.chunk import Chunk
+from auditor.formats.registry import REGISTRY
 
 BLOCK = 1 << 20
 SNIFF = 1 << 16
 MAX_HAND_LINES = 5000
 MAX_LINE_CHARS = 1 << 20
-HH_SUFFIXES = (".txt", ".log", ".hh", "")
 # Files that other tools keep next to hand histories (fpdb sidecars, golden files, notes, code).
 # Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
 SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".md", ".py", ".ts", ".pyc", ".parquet")
 
-# One pattern per supported site; a line matching one of them starts a new hand.
-# Kept in one place so that detection and the grammars agree on what a header is.
-HEADERS: dict[str, str] = {
-    "pokerstars": (
-        r"(?:PokerStars|POKERSTARS|RunItOnce Poker|Run It Once Poker|9stacks|PokerMaster|"
-        r"Full Tilt Poker|PPPoker|Upoker|Pokerbros)[^\n#]{0,40}?(?:Hand|Game) #[\w-]+:"
-    ),
-    "ggpoker": r"Poker Hand #[A-Z]*\d+:",
-    "winamax": r"Winamax Poker - (?!Tournament summary)",
-}
-_HEADER_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in HEADERS.items()))
-
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """The text of one hand: its site, file, and the file line number of its first line."""
-
-    path: str
-    site: str
-    first_line: int
-    lines: tuple[str, ...]
-    overflow: bool = False
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
+__all__ = ["Chunk", "FileInfo", "expand_paths", "open_source", "read_stream", "read_text"]
 
 
 @dataclass(slots=True)
@@ -69,12 +44,6 @@ class FileInfo:
     size: int
     encoding: str
     hands: int = 0
-
-
-def detect_site(line: str) -> str | None:
-    """The site whose hand header starts ``line``, or None."""
-    m = _HEADER_RE.match(line)
-    return m.lastgroup if m else None
 
 
 def sniff_encoding(head: bytes) -> tuple[str, int]:
@@ -157,6 +126,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     overflow = False
     stray_first: int | None = None
     stray_count = 0
+    other = None  # a format hhaudit knows of but does not read, met outside any hand
 
     def flush() -> Chunk | None:
         nonlocal buf
@@ -168,12 +138,25 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         buf = []
         return chunk
 
-    for item in lines:
+    detect = REGISTRY.detect
+    sniffed = not REGISTRY.sniffers
+    it = iter(lines)
+    for item in it:
         if isinstance(item, Finding):
             yield item
             continue
         lineno, line = item
-        s = detect_site(line) if line[:1] in "PRWF9UPp" else None
+        if not sniffed and line.strip():
+            # a document format (XML, JSON, TOML) is recognised by its first line: its reader splits it
+            sniffed = True
+            doc = REGISTRY.sniff_document(line.lstrip())
+            if doc is not None:
+                for out in doc.reader.split(itertools.chain([item], it), path):  # type: ignore[attr-defined]
+                    if isinstance(out, Chunk):
+                        info.hands += 1
+                    yield out
+                return
+        s = detect(line)
         if s is not None:
             c = flush()
             if c is not None:
@@ -187,6 +170,8 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                 stray_count += 1
                 if stray_first is None:
                     stray_first = lineno
+                if other is None and stray_count <= 200:
+                    other = REGISTRY.recognise(line)
             continue
         if len(buf) >= MAX_HAND_LINES:
             overflow = True
@@ -196,11 +181,13 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     if c is not None:
         yield c
     if stray_first is not None:
-        if info.hands == 0:
-            msg = "no hand of a supported site (PokerStars, GGPoker, Winamax) was found in this file"
+        if info.hands == 0 and other is not None:
+            msg = f"this file holds {other.title} hands, a format hhaudit does not read yet"
+        elif info.hands == 0:
+            msg = "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)"
         else:
             msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
-        yield F.make("P003", path, stray_first, 1, msg, lines=stray_count)
+        yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
     elif info.hands == 0:
         yield F.make(
             "P003",

@@ -13,13 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor import findings as F
+from auditor.audit import AuditRun, Result
 from auditor.findings import Finding
-from auditor.ingest import Chunk, FileInfo, expand_paths, open_source, read_stream
+from auditor.formats import Chunk
+from auditor.ingest import FileInfo, expand_paths, open_source, read_stream
 from auditor.model import Hand
-from auditor.profiles import for_hand
-from auditor.rules import check_hand
-from auditor.rules.hand import DuplicateIds
-from auditor.sites import parse_chunk
 
 
 class SourceError(OSError):
@@ -81,16 +79,16 @@ def iter_parsed(
     summary: Summary,
     keep: Callable[[Finding], bool] = lambda f: True,
     rules: str | None = "",
-    on_hand: Callable[[Hand | None, Chunk, list[Finding]], None] | None = None,
+    on_hand: Callable[[Result], None] | None = None,
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
-    """Parse (and, unless ``rules`` is None, audit) every hand of ``paths``.
+    """Read (and, unless ``rules`` is None, audit) every hand of ``paths`` with the one audit step.
 
-    Yields (hand or None, findings), updating ``summary``.  ``rules`` names a rule profile; the
-    empty string judges each hand by its site's profile; None parses only.  ``on_hand`` is called
-    with every hand's chunk (its source lines) and kept findings, before the hand is yielded —
-    the HTML report keeps the text of the hands it shows.
+    Yields (hand or None, kept findings), updating ``summary``.  ``rules`` names a rule profile; the
+    empty string judges each hand by its format's house profile; None reads only.  ``on_hand`` is
+    called with every hand's :class:`~auditor.audit.Result` (its chunk, the audited hand, and the
+    kept findings) before the hand is yielded: the HTML report keeps the hands it shows.
     """
-    dups = DuplicateIds()
+    run = AuditRun(rules=rules or None, audit=rules is not None)
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item) else []
@@ -100,21 +98,17 @@ def iter_parsed(
             continue
         summary.hands_seen += 1
         summary.by_site[item.site] += 1
-        hand, fs = parse_chunk(item)
-        if hand is None:
+        r = run.process(item)
+        if r.hand is None:
             summary.hands_failed += 1
         else:
             summary.hands_parsed += 1
-            if rules is not None:
-                profile = for_hand(hand.site, rules or None)
-                trace, more = check_hand(hand, profile)
-                fs = fs + list(dups.check(hand, trace)) + more
-        fs = [f for f in fs if keep(f)]
-        for f in fs:
+        r.findings = [f for f in r.findings if keep(f)]
+        for f in r.findings:
             summary.by_code[f.code] += 1
         if on_hand is not None:
-            on_hand(hand, item, fs)
-        yield hand, fs
+            on_hand(r)
+        yield r.hand, r.findings
 
 
 def audit(

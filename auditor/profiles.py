@@ -1,15 +1,22 @@
 """Rule profiles: the places where rule books disagree, and what each book (or site) says.
 
-A profile fixes every option of RULES.md §6 and the citation each finding prints.  ``--rules NAME``
-picks one; by default each hand is judged by its site's profile (``pokerstars``, ``ggpoker``,
-``winamax``).  Citations name the edition: the TDA 2026 rules renumbered the 2024 ones by two
-(2024 Rule 47-A is 2026 Rule 49-A), so TDA citations give both.
+A profile fixes every option of the rule reference (``docs/rules.md``, "Rule profiles") and the
+citation each finding prints.  ``--rules NAME`` picks one; by default each hand is judged by its
+format's house profile, declared in the format's card (``grammars/<format>.toml``, ``[profile]``).
+
+A profile says which *rule book* applies.  How a site *prints* a hand (does it print the uncalled
+bet? is its total net of rake?) is not here: those are the format's export facts
+(:mod:`auditor.formats.facts`), and ``--rules`` never changes them.
+
+Citations name the edition: the TDA 2026 rules renumbered the 2024 ones by two (2024 Rule 47-A is
+2026 Rule 49-A), so TDA citations give both.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
 
 PlPreflop = Literal["true_value", "assume_full", "sb_as_bb"]
 FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap", "tournament_headsup_only"]
@@ -27,21 +34,8 @@ class Profile:
     fl_cap_raises: int | None = None  # raises allowed after the opening bet; None = no cap checked
     fl_headsup: FlHeadsUp = "none"
     dead_button_cash: bool = True  # may the button sit on an empty seat in a cash game
-    prints_all_in: bool = True  # the site marks every all-in ("and is all-in")
-    prints_uncalled: bool = True  # the site prints "Uncalled bet (X) returned to Y"
-    # hands dated before this year may return the uncalled part silently (PokerStars exports
-    # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
-    silent_returns_before: int | None = None
-    pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
-    drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
-    total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees (Winamax)
-    # how rake and fees are taken from several pots when the site does not print each pot:
-    # "main_first", or "unknown" (awards are checked within bounds; GGPoker hands show both fees
-    # from the main pot only and rake from main with the jackpot pro rata)
-    rake_allocation: Literal["main_first", "unknown"] = "unknown"
-    no_flop_no_drop: bool = False  # no rake when the hand ends before the flop
+    no_flop_no_drop: bool = False  # no rake when the hand ends before the flop (house rake policy)
     hilo_identical_even: bool = False  # the same hands win high and low: split the whole pot evenly
-    odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
     # a rake table, where the house publishes one: rate (numerator, denominator), rounding, cap in
     # minor units.  None: the rake amount itself is not checked (only where rake is forbidden).
     rake_rate: tuple[int, int] | None = None
@@ -113,16 +107,7 @@ _ROBERTS = {
     "S": "Robert's Rules of Poker v11, General Poker Rules (table stakes)",
     "H": "Robert's Rules of Poker v11, Irregularities",
 }
-_PS = {
-    "B001": "TDA 2026 Rule 49-A (2024: 47-A); PokerStars help 'All-in raise for less than the current raise'",
-    "B002": "TDA 2026 Rule 45-A (2024: 43-A); PokerStars help 'Poker: rules for side pots and betting'",
-    "B003": "TDA 2026 Rule 45-A (2024: 43-A); PokerStars help 'Poker: rules for side pots and betting'",
-    "B008": "PokerStars help 'Poker: rules for side pots and betting' (pot limit); TDA 2026 Rule 56-B (2024: 54-B)",
-    "S": "PokerStars help 'you can only bet the money or chips you had when the hand started'; "
-    "WSOP Live Action Rule 64",
-}
-
-PROFILES: dict[str, Profile] = {
+BOOKS: dict[str, Profile] = {
     "tda": Profile("tda", "Poker TDA 2026 Rules", pl_preflop_blinds="assume_full",
                    fl_headsup="tournament_headsup_only", citations=_TDA),
     "wsop-live": Profile("wsop-live", "2026 WSOP Live Action Rules", pl_preflop_blinds="sb_as_bb",
@@ -132,20 +117,63 @@ PROFILES: dict[str, Profile] = {
                                fl_headsup="tournament_headsup_only", hilo_identical_even=True, citations=_WSOP_T),
     "roberts": Profile("roberts", "Robert's Rules of Poker v11", fl_cap_raises=3,
                        fl_headsup="becomes_headsup_before_cap", hilo_identical_even=True, citations=_ROBERTS),
-    "pokerstars": Profile("pokerstars", "PokerStars rules", fl_cap_raises=3,
-                          fl_headsup="becomes_headsup_before_cap", pot_boundaries="allin_boundaries",
-                          no_flop_no_drop=True, silent_returns_before=2008, citations={**_TDA, **_PS}),
-    "ggpoker": Profile("ggpoker", "GGPoker rules", citations={**_TDA}),
-    "winamax": Profile("winamax", "Winamax rules", fl_cap_raises=3, fl_headsup="becomes_headsup_before_cap",
-                       prints_uncalled=False, total_net_of_rake=True, citations={**_TDA}),
 }  # fmt: skip
 
 
+_CITATIONS = {"tda": _TDA, "wsop-live": _WSOP_LIVE, "wsop-tournament": _WSOP_T, "roberts": _ROBERTS}
+
+
+def profile_from_mapping(name: str, data: dict[str, Any]) -> Profile:
+    """A house profile from a format card's ``[profile]`` table.
+
+    ``citations_from`` names the rule book whose citations the house cites where it publishes none
+    of its own; ``citations`` adds the house's own; every other key is a :class:`Profile` field.
+    """
+    data = dict(data)
+    cites = dict(_CITATIONS[data.pop("citations_from")]) if "citations_from" in data else {}
+    cites.update(data.pop("citations", {}))
+    known = {f.name for f in fields(Profile)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"profile {name}: unknown settings {unknown}")
+    if "rake_rate" in data:
+        data["rake_rate"] = tuple(data["rake_rate"])
+    data.setdefault("name", name)
+    data.setdefault("title", f"{name} rules")
+    return Profile(citations=cites, **data)
+
+
+class _Profiles(Mapping[str, Profile]):
+    """Rule books first, then the house profiles of the registered formats (read on first use)."""
+
+    def _all(self) -> dict[str, Profile]:
+        from auditor.formats import REGISTRY
+
+        return {**BOOKS, **REGISTRY.profiles()}
+
+    def __getitem__(self, name: str) -> Profile:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+#: Every profile by name: the rule books and the formats' house profiles.
+PROFILES: Mapping[str, Profile] = _Profiles()
+
+
 def for_hand(site: str, name: str | None) -> Profile:
-    """The profile named on the command line, or the hand's site profile."""
+    """The profile named on the command line, or the house profile of the hand's format (the TDA
+    book where the format declares none)."""
     if name:
         return PROFILES[name]
-    return PROFILES.get(site, PROFILES["tda"])
+    from auditor.formats import REGISTRY
+
+    fmt = REGISTRY.get(site)
+    return fmt.profile if fmt is not None and fmt.profile is not None else BOOKS["tda"]
 
 
 def with_options(p: Profile, **kw: object) -> Profile:

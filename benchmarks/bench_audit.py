@@ -21,17 +21,18 @@ TARGET_RATIO = 5.0
 
 
 def full_audit(chunks: Sequence[Any]) -> int:
+    from auditor.audit import audit_hand
+    from auditor.formats import parse_chunk
     from auditor.profiles import for_hand
-    from auditor.rules import check_hand
     from auditor.rules.hand import DuplicateIds
-    from auditor.sites import parse_chunk
 
     dups = DuplicateIds()
     n = 0
     for c in chunks:
         hand, fs = parse_chunk(c)
         if hand is not None:
-            trace, more = check_hand(hand, for_hand(hand.site, None))
+            a = audit_hand(hand, for_hand(hand.site, None))
+            trace, more = a.trace, a.findings
             n += len(fs) + len(more) + sum(1 for _ in dups.check(hand, trace))
     return n
 

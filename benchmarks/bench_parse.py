@@ -7,7 +7,7 @@ Run from the repository root::
 All three parsers are timed in one process, on the same hands (the ``Chunk`` objects that
 :func:`auditor.ingest.read_stream` splits the corpus into, or their text):
 
-* **hhaudit** - :func:`auditor.sites.parse_chunk` on every chunk (grammar parse + tree walk +
+* **hhaudit** - :func:`auditor.formats.parse_chunk` on every chunk (grammar parse + tree walk +
   ``Hand`` construction).  Decoding and splitting are timed separately, and once more together
   with the parse ("read+split+parse", from bytes already in memory: disk I/O is never timed).
 * **pokerkit** - ``pokerkit.notation.PokerStarsParser()`` on the text of each hand,
@@ -75,7 +75,7 @@ def regex_scan(texts: Sequence[str]) -> int:
 
 def hhaudit_parse(chunks: Sequence[Any]) -> int:
     """Parse every chunk with hhaudit; returns how many became a Hand."""
-    from auditor.sites import parse_chunk
+    from auditor.formats import parse_chunk
 
     ok = 0
     for c in chunks:
@@ -88,8 +88,8 @@ def hhaudit_parse(chunks: Sequence[Any]) -> int:
 def hhaudit_end_to_end(sources: Sequence[common.Source], site: str, keep: Callable[[Any], bool]) -> int:
     """Decode + split every source with read_stream, then parse the kept chunks of ``site``."""
     from auditor.findings import Finding
+    from auditor.formats import parse_chunk
     from auditor.ingest import read_stream
-    from auditor.sites import parse_chunk
 
     n = 0
     for src in sources:
@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     nlhe = [common.is_nlhe(c.lines[0]) for c in chunks]
 
     # Warm-up: one untimed pass of every parser over every hand, recording what each accepts.
-    from auditor.sites import parse_chunk
+    from auditor.formats import parse_chunk
 
     t0 = time.perf_counter()
     parsed = [parse_chunk(c)[0] is not None for c in chunks]

@@ -7,8 +7,8 @@ Run from the repository root::
 Every measurement is taken in one process, on the same hands held in memory (the ``Chunk`` objects
 :func:`auditor.ingest.read_stream` splits the corpus into; disk I/O is never timed):
 
-* **parse** - :func:`auditor.sites.parse_chunk` on every chunk that becomes a ``Hand``;
-* **replay + rules** - :func:`auditor.rules.check_hand` with the hand's site profile
+* **parse** - :func:`auditor.formats.parse_chunk` on every chunk that becomes a ``Hand``;
+* **replay + rules** - :func:`auditor.audit.audit_hand` with the hand's site profile
   (:func:`auditor.profiles.for_hand`) on every parsed hand: the betting replay and every per-hand
   rule (H, S and B families).  The replay alone (:func:`auditor.replay.replay`) is timed too, to
   show how the cost splits;
@@ -41,7 +41,7 @@ TARGET_RATIO = 0.5  # replay + rules may cost at most half of the parse time per
 
 
 def parse_all(chunks: Sequence[Any]) -> int:
-    from auditor.sites import parse_chunk
+    from auditor.formats import parse_chunk
 
     ok = 0
     for c in chunks:
@@ -73,27 +73,28 @@ def betting_all(hands: Sequence[tuple[Any, Any]]) -> int:
 
 
 def check_all(hands: Sequence[tuple[Any, Any]]) -> int:
-    from auditor.rules import check_hand
+    from auditor.audit import audit_hand
 
     n = 0
     for h, prof in hands:
-        n += len(check_hand(h, prof)[1])
+        n += len(audit_hand(h, prof).findings)
     return n
 
 
 def audit_all(chunks: Sequence[Any]) -> int:
     """Parse + replay + rules per chunk, as ``pipeline.iter_parsed`` does (without reading files)."""
+    from auditor.audit import audit_hand
+    from auditor.formats import parse_chunk
     from auditor.profiles import for_hand
-    from auditor.rules import check_hand
     from auditor.rules.hand import DuplicateIds
-    from auditor.sites import parse_chunk
 
     dups = DuplicateIds()
     n = 0
     for c in chunks:
         hand, fs = parse_chunk(c)
         if hand is not None:
-            trace, more = check_hand(hand, for_hand(hand.site, None))
+            a = audit_hand(hand, for_hand(hand.site, None))
+            trace, more = a.trace, a.findings
             fs = fs + list(dups.check(hand, trace)) + more
         n += len(fs)
     return n
@@ -126,7 +127,7 @@ def measure(name: str, chunks: list[Any], hands: list[tuple[Any, Any]], repeat: 
 
 
 def profile_check(hands: Sequence[tuple[Any, Any]], top: int) -> str:
-    """cProfile of check_hand over ``hands``: the top functions by own and by cumulative time."""
+    """cProfile of audit_hand over ``hands``: the top functions by own and by cumulative time."""
     prof = cProfile.Profile()
     prof.enable()
     check_all(hands)
@@ -155,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         const=25,
         default=0,
         metavar="TOP",
-        help="also print a cProfile of check_hand (replay + rules) over all hands (top TOP functions, default 25)",
+        help="also print a cProfile of audit_hand (replay + rules) over all hands (top TOP functions, default 25)",
     )
     ap.add_argument("--site", default="pokerstars", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -171,22 +172,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"no {args.site} hand found under {args.corpus}", file=sys.stderr)
         return 2
 
+    from auditor.audit import audit_hand
+    from auditor.formats import parse_chunk
     from auditor.profiles import for_hand
-    from auditor.rules import check_hand
-    from auditor.sites import parse_chunk
 
     # Warm-up: parse and audit every hand once, untimed (compiles the grammars, fills caches).
     t0 = time.perf_counter()
     hands: list[tuple[Any, tuple[Any, Any]]] = []  # (chunk, (hand, profile)) of the chunks that parse
     codes: Counter[str] = Counter()
-    crashed: list[str] = []  # hands check_hand raised on (a bug): reported, and left out of every timing
+    crashed: list[str] = []  # hands audit_hand raised on (a bug): reported, and left out of every timing
     crashed_ids: set[int] = set()
     for c in chunks:
         hand, _fs = parse_chunk(c)
         if hand is not None:
             prof = for_hand(hand.site, None)
             try:
-                codes.update(f.code for f in check_hand(hand, prof)[1])
+                codes.update(f.code for f in audit_hand(hand, prof).findings)
             except Exception as e:
                 crashed.append(f"{c.path}:{c.first_line} hand {hand.hand_id}: {type(e).__name__}: {e}")
                 crashed_ids.add(id(c))
@@ -218,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"best of {args.repeat}, warm-up pass {warm_s:.1f}s"
     )
     if crashed:
-        print(f"  WARNING: check_hand raised on {len(crashed)} hands, left out of every measurement:")
+        print(f"  WARNING: audit_hand raised on {len(crashed)} hands, left out of every measurement:")
         for line in crashed[:10]:
             print(f"    {line}")
     print()
@@ -256,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.profile:
         print()
-        print(f"cProfile of check_hand over {len(hands)} hands:")
+        print(f"cProfile of audit_hand over {len(hands)} hands:")
         print(profile_check([x[1] for x in hands], args.profile))
 
     if args.json:
@@ -273,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "nlhe_hands": len(nlhe_hands),
             "replay_steps": steps,
             "findings_by_code": dict(sorted(codes.items())),
-            "check_hand_raised": crashed,
+            "audit_hand_raised": crashed,
             "repeat": args.repeat,
             "gc_disabled_during_runs": True,
             "rows": results,

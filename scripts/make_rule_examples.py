@@ -46,8 +46,8 @@ def close_round(hb: HandBuilder) -> None:
 def settle(hb: HandBuilder) -> str:
     """End a built hand the way a site would: the rest of the board, a showdown between the
     players left, the uncalled part returned, the pot collected as the rules award it."""
+    from auditor.audit import audit_hand
     from auditor.profiles import for_hand
-    from auditor.rules import audit_hand
 
     live = [p.name for p in hb._ps.values() if not p.folded]
     streets = {line.split(" ***")[0] for line in hb.lines if line.startswith("*** ")}
@@ -62,7 +62,7 @@ def settle(hb: HandBuilder) -> str:
         for name, cards in zip(live, holes, strict=False):
             hb.raw(f"{name}: shows [{cards}]")
     h = hb.hand()
-    _t, pt, _f = audit_hand(h, for_hand(h.site, None))
+    pt = audit_hand(h, for_hand(h.site, None)).pots
     assert pt is not None
     for n, v in pt.expected_returns.items():
         hb.raw(f"Uncalled bet ({v}) returned to {n}")

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from auditor.audit import audit_hand
 from auditor.findings import Finding
+from auditor.formats import parse_text
 from auditor.model import Hand
 from auditor.pipeline import Summary
 from auditor.profiles import for_hand
 from auditor.replay import Trace
-from auditor.rules import check_hand
-from auditor.sites import parse_text
 
 _STRUCTURE = {"NL": "No Limit", "PL": "Pot Limit", "FL": "Limit"}
 _GAME = {"holdem": "Hold'em", "omaha": "Omaha", "omaha_hilo": "Omaha Hi/Lo"}
@@ -219,7 +219,8 @@ class HandBuilder:
 
     def replay(self, rules: str | None = None) -> tuple[Trace, list[Finding]]:
         h = self.hand()
-        return check_hand(h, for_hand(h.site, rules))
+        a = audit_hand(h, for_hand(h.site, rules))
+        return a.trace, a.findings
 
     def audit(self, rules: str | None = None) -> list[Finding]:
         return self.replay(rules)[1]

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+import auditor.audit as audit_mod
 from auditor.batch import cli as batch_cli
 from auditor.batch import store as S
 from auditor.batch import work
@@ -127,7 +128,7 @@ def test_second_run_over_unchanged_input_parses_nothing(tmp_path: Path, monkeypa
     def boom(*a: Any, **k: Any) -> Any:
         raise AssertionError("parsed a file that was unchanged")
 
-    monkeypatch.setattr(work, "parse_chunk", boom)
+    monkeypatch.setattr(audit_mod, "parse_chunk", boom)
     code, out, _ = batch([tmp_path / "in"], store, night=NIGHT2)
     assert code == 0, out
     last = runs(store).row(-1, named=True)
@@ -422,14 +423,14 @@ def test_a_crash_in_hhaudit_on_one_file_does_not_stop_the_batch(
 ) -> None:
     src = tmp_path / "in"
     make_inputs(src, files=3)
-    real = work.check_hand
+    real = audit_mod.audit_hand
 
-    def flaky(h: Any, profile: Any) -> Any:
+    def flaky(h: Any, profile: Any = None, facts: Any = None) -> Any:
         if h.hand_id == "700000000101":
             raise ZeroDivisionError("division by zero")
-        return real(h, profile)
+        return real(h, profile, facts)
 
-    monkeypatch.setattr(work, "check_hand", flaky)
+    monkeypatch.setattr(audit_mod, "audit_hand", flaky)
     code, _out, err = batch([src], tmp_path / "store", batch_size=1)
     assert code == 2 and "ZeroDivisionError" in err
     files = S.scan(str(tmp_path / "store"), "files").collect().sort("path")

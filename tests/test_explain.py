@@ -5,10 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from auditor.audit import audit_hand
 from auditor.explain import explain_hand, render_text
+from auditor.formats import parse_text
 from auditor.model import Hand
 from auditor.profiles import PROFILES
-from auditor.sites import parse_text
 from tests.conftest import FIXTURES
 
 # Seed 003, first example: A all-in 80, B all-in 210, C 350; board 2h 5d 8c Js Kd;
@@ -51,7 +52,7 @@ def hand(text: str) -> Hand:
 
 
 def test_seed_003_layer_table() -> None:
-    x = explain_hand(hand(SEED_003_A), PROFILES["pokerstars"], SEED_003_A.splitlines())
+    x = explain_hand(audit_hand(hand(SEED_003_A), PROFILES["pokerstars"]))
     assert [(p.label, p.arithmetic, p.eligible) for p in x.pots] == [
         ("main", "80 × 3 = 240", "A, B, C"),
         ("side-1", "(210 − 80) × 2 = 260", "B, C"),
@@ -68,7 +69,7 @@ def test_wrong_payout_is_explained_with_the_rule() -> None:
     bad = bad.replace("and won (260) with a pair of Queens", "and lost").replace(
         "and lost with a pair of Tens", "and won (260)"
     )
-    x = explain_hand(hand(bad), PROFILES["pokerstars"])
+    x = explain_hand(audit_hand(hand(bad), PROFILES["pokerstars"]))
     codes = sorted({f.code for f in x.findings})
     assert codes == ["A004"]
     rows = {p.player: p for p in x.players}

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.ingest import Chunk, expand_paths, read_stream
-from auditor.sites import parse_chunk
+from auditor.formats import REGISTRY, Chunk
+from auditor.formats.peg import read_hand
+from auditor.ingest import expand_paths, read_stream
 from tests.conftest import FIXTURES, corpus_dir
 
 
@@ -23,7 +24,8 @@ def chunks(paths: list[str]) -> list[Chunk]:
 
 def same(cs: list[Chunk]) -> int:
     for c in cs:
-        fast, slow = parse_chunk(c, fast=True), parse_chunk(c, fast=False)
+        g = REGISTRY[c.site].peg
+        fast, slow = read_hand(g, c, fast=True), read_hand(g, c, fast=False)
         assert fast == slow, f"{c.path}:{c.first_line}"
     return len(cs)
 

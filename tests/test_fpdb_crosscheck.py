@@ -56,7 +56,7 @@ import pytest
 from auditor import ingest
 from auditor import model as M
 from auditor.findings import Finding
-from auditor.sites import parse_chunk
+from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
 SITES = ("pokerstars", "ggpoker", "winamax")

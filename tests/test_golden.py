@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from auditor.findings import Finding
+from auditor.formats import parse_text
 from auditor.model import Hand, as_dict
-from auditor.sites import parse_text
 from tests.conftest import FIXTURES
 
 CASES = sorted((FIXTURES / "sites").glob("*/*.txt"))

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from auditor import model as M
+from auditor.audit import audit_hand
 from auditor.findings import Finding
-from auditor.ingest import Chunk, expand_paths, read_stream
+from auditor.formats import Chunk, parse_chunk
+from auditor.ingest import expand_paths, read_stream
 from auditor.profiles import for_hand
 from auditor.replay import Step, Trace
-from auditor.rules import check_hand
-from auditor.sites import parse_chunk
 from tests.conftest import CORPUS, FIXTURES
 
 PER_CODE = 25  # mutated hands per code (the first found, in a fixed order)
@@ -66,7 +66,8 @@ def clean_hands() -> tuple[Clean, ...]:
             hand, fs = parse_chunk(standalone)
             if hand is None or fs or hand.cancelled or not hand.complete:
                 continue
-            trace, findings = check_hand(hand, for_hand(hand.site, None))
+            a = audit_hand(hand, for_hand(hand.site, None))
+            trace, findings = a.trace, a.findings
             if findings or not trace.betting:
                 continue
             out.append(Clean(c.lines, hand, trace))
@@ -90,7 +91,7 @@ def audit_text(lines: list[str]) -> list[Finding]:
         hand, fs = parse_chunk(c)
         found += fs
         if hand is not None:
-            found += check_hand(hand, for_hand(hand.site, None))[1]
+            found += audit_hand(hand, for_hand(hand.site, None)).findings
     return found
 
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from auditor import model as M
+from auditor.audit import audit_hand
 from auditor.profiles import for_hand
-from auditor.rules import audit_hand
 from tests.test_mutations import Clean, Mutant, amount_text, audit_text, clean_hands
 
 PER_CODE = 25
@@ -19,7 +19,7 @@ MIN_PER_CODE = 3
 
 
 def pots_of(c: Clean):  # type: ignore[no-untyped-def]
-    return audit_hand(c.hand, for_hand(c.hand.site, None))[1]
+    return audit_hand(c.hand, for_hand(c.hand.site, None)).pots
 
 
 def collects(c: Clean) -> list[M.Collect]:

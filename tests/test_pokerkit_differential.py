@@ -35,7 +35,7 @@ Before applying an action the test asks pokerkit whether it is legal (``actor_in
 ``checking_or_calling_amount``, ``verify_completion_betting_or_raising_to``, ``verify_folding``,
 ``verify_board_dealing``) and records pokerkit's verdict: legal, or the reason (pokerkit's
 exception message).  hhaudit's verdict is the set of betting and table-stakes findings (B001-B011,
-S001) that ``check_hand(hand, for_hand(hand.site, None))`` reports at that event's line.  The two
+S001) that ``audit_hand(hand, for_hand(hand.site, None))`` reports at that event's line.  The two
 verdicts *agree* when both say legal or both say illegal.  Once pokerkit rejects an action, it
 cannot follow the rest of the hand: the remaining events are counted as not compared.
 
@@ -68,9 +68,9 @@ from typing import Any
 import pytest
 
 from auditor import model as M
+from auditor.audit import audit_hand
 from auditor.pipeline import Summary, iter_parsed
 from auditor.profiles import for_hand
-from auditor.rules import check_hand
 from tests.conftest import CORPUS, corpus_dir
 from tests.handbuilder import HandBuilder
 
@@ -222,7 +222,7 @@ class HandResult:
     uncompared_boards: int = 0
     pending_at_end: str | None = None  # pokerkit still wanted an action after the last event
     blinds_differ_from_header: bool = False  # the posted big blind is not the header's
-    hhaudit_error: str | None = None  # check_hand raised
+    hhaudit_error: str | None = None  # audit_hand raised
     notes: list[str] = field(default_factory=list)
 
 
@@ -492,7 +492,7 @@ def compare_hand(hand: M.Hand) -> HandResult:
 
     res.blinds_differ_from_header = hand.big_blind is not None and table.min_bet != hand.big_blind
     try:
-        _trace, findings = check_hand(hand, for_hand(hand.site, None))
+        findings = audit_hand(hand, for_hand(hand.site, None)).findings
     except Exception as e:  # a crash is a bug in hhaudit: reported by the test, never hidden
         res.hhaudit_error = f"{type(e).__name__}: {e}"
         return res
@@ -684,7 +684,7 @@ def print_summary(s: dict[str, Any]) -> None:
     print(f"  pokerkit warnings on legal actions: {s['pokerkit_warnings']}")
     print(f"  hands whose posted big blind is not the header's: {s['hands_blinds_differ_from_header']}")
     print(f"  pokerkit still awaiting an action after the last event: {s['hands_pending_at_end'] or 'none'}")
-    print(f"  hhaudit check_hand raised: {s['hhaudit_errors'] or 'never'}")
+    print(f"  hhaudit audit_hand raised: {s['hhaudit_errors'] or 'never'}")
     print(f"  not comparable: {s['not_comparable']}")
     for why, k in s["not_comparable_by_reason"].items():
         print(f"    {k:5d}  {why}")
@@ -712,7 +712,7 @@ def test_many_hands_and_actions_compared() -> None:
     assert s["boards_compared"] >= 3000, s["boards_compared"]
     assert s["agreements"] + s["disagreements"] == s["actions_compared"] + s["boards_compared"]
     # every NLHE hand is compared or counted as not comparable, with a reason
-    assert not s["hhaudit_errors"], f"check_hand raised: {s['hhaudit_errors']}"
+    assert not s["hhaudit_errors"], f"audit_hand raised: {s['hhaudit_errors']}"
     assert s["hands_compared"] + s["not_comparable"] == s["nlhe_hands"]
     assert sum(s["not_comparable_by_reason"].values()) == s["not_comparable"]
     # pokerkit never stopped short of the end of a compared hand it accepted

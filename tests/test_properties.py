@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from auditor import rules  # noqa: F401
 from auditor.findings import Finding
+from auditor.formats import parse_chunk
 from auditor.ingest import Chunk, read_stream
 from auditor.model import Hand
-from auditor.sites import parse_chunk
 from tests.conftest import FIXTURES
 
 REAL = [p.read_text("utf-8") for p in sorted((FIXTURES / "sites").glob("*/*.txt"))]

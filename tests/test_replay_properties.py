@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from auditor.findings import Finding
+from auditor.formats import REGISTRY
 from auditor.model import Hand
 from auditor.profiles import for_hand
 from auditor.replay.betting import Replay
@@ -18,7 +19,7 @@ BOARD = ["2c", "7d", "Ks", "9h", "3s"]
 
 def next_to_act(hb: HandBuilder, rules: str) -> tuple[str, dict[str, object]] | None:
     h = hb.hand()
-    r = Replay(h, for_hand(h.site, rules))
+    r = Replay(h, for_hand(h.site, rules), REGISTRY.facts_for(h))
     r.run()
     nxt = r.next_to_act()
     return None if nxt is None else (nxt[0].name, nxt[1])
@@ -123,7 +124,7 @@ def test_random_legal_hands_conserve_chips_and_awards_reconcile(built: tuple[Han
         hb.raw(f"{p.name}: shows [{deck.pop()} {deck.pop()}]")
     h = hb.hand()
     prof = for_hand(h.site, rules)
-    r = Replay(h, prof)
+    r = Replay(h, prof, REGISTRY.facts_for(h))
     t = r.run()
     pt = build(t, prof)
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values())

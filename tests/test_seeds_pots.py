@@ -2,7 +2,7 @@
 
 The seeds are the user's own guides (Arabic and Persian); they state the intent the auditor must
 follow.  Each pot, side-pot and showdown example in them is written here as a PokerStars hand
-(tournament chips: the seeds count in chips), audited with :func:`auditor.rules.audit_hand`, and
+(tournament chips: the seeds count in chips), audited with :func:`auditor.audit.audit_hand`, and
 checked against the seed's numbers: every pot's amount, who may win it, the part returned, and
 who is paid what.  Each test's docstring quotes its example in English.
 
@@ -24,11 +24,11 @@ named in the test.
 from __future__ import annotations
 
 from auditor import model as M
+from auditor.audit import audit_hand
 from auditor.findings import Finding
+from auditor.formats import parse_text
 from auditor.profiles import PROFILES
 from auditor.replay.pots import PotTrace
-from auditor.rules import audit_hand
-from auditor.sites import parse_text
 
 RULES = ("tda", "pokerstars")
 
@@ -43,7 +43,8 @@ def parse(text: str) -> M.Hand:
 
 
 def audit(text: str, rules: str = "tda") -> tuple[PotTrace, list[Finding]]:
-    _trace, pt, found = audit_hand(parse(text), PROFILES[rules])
+    a = audit_hand(parse(text), PROFILES[rules])
+    pt, found = a.pots, a.findings
     assert pt is not None
     return pt, found
 

@@ -2,7 +2,7 @@
 vector.
 
 Each test writes the vector's hand in the site's own format (PokerStars, or GGPoker for the GG
-vectors), audits it with :func:`auditor.rules.audit_hand` under the profile the vector implies
+vectors), audits it with :func:`auditor.audit.audit_hand` under the profile the vector implies
 (``pokerstars`` prints a pot boundary at every all-in level; ``tda`` merges layers with the same
 eligible players; ``ggpoker`` for GG hands), and checks
 
@@ -25,19 +25,20 @@ were written, the way the rules require.
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pytest
 
 from auditor import model as M
+from auditor.audit import audit_hand
 from auditor.findings import Finding
+from auditor.formats import REGISTRY, ExportFacts, parse_text
 from auditor.pipeline import Summary, iter_parsed
 from auditor.profiles import PROFILES, with_options
 from auditor.replay.cards import category, high_key
 from auditor.replay.pots import PotTrace, run_shares, split
-from auditor.rules import audit_hand
-from auditor.sites import parse_text
 from tests.conftest import corpus_dir
 
 # ------------------------------------------------------------------------------------ helpers
@@ -53,13 +54,17 @@ def parse(text: str) -> M.Hand:
 
 
 def audit_of(hand: M.Hand, rules: str = "pokerstars", **options: object) -> tuple[PotTrace, list[Finding]]:
-    """Audit ``hand`` under the profile ``rules`` (with ``options`` changed): (pots, findings)."""
+    """Audit ``hand`` under the profile ``rules``, with ``options`` changed (rule-book settings of the
+    profile, or export facts of the hand's format): (pots, findings)."""
     profile = PROFILES[rules]
+    facts = REGISTRY.facts_for(hand)
+    fact_names = {f.name for f in fields(ExportFacts)}
     if options:
-        profile = with_options(profile, **options)
-    _trace, pt, found = audit_hand(hand, profile)
-    assert pt is not None
-    return pt, found
+        profile = with_options(profile, **{k: v for k, v in options.items() if k not in fact_names})
+        facts = replace(facts, **{k: v for k, v in options.items() if k in fact_names})  # type: ignore[arg-type]
+    a = audit_hand(hand, profile, facts)
+    assert a.pots is not None
+    return a.pots, a.findings
 
 
 def audit(text: str, rules: str = "pokerstars", **options: object) -> tuple[PotTrace, list[Finding]]:
@@ -1883,7 +1888,7 @@ def test_v51_real_dead_allin_hand_and_merge_policy() -> None:
     the merge policy (tda) gives 1960 + 510."""
     pt = clean_real(v51_real())
     assert set(pt.pots[0].eligible) == set(pt.pots[1].eligible) == {"Player21", "Player11", "Hero", "Player7"}
-    merged = clean_real(v51_real(), "tda")
+    merged = clean_real(v51_real(), "tda", pot_boundaries="merge")
     assert [p.amount for p in merged.pots] == [1960, 510]
 
 
@@ -1955,7 +1960,7 @@ def test_v51_built_dead_allin_hand_and_merge_policy() -> None:
     players {Ps, Pk, Hero, Pm}; under the merge policy (tda) the pots are 1960 + 510."""
     pt = clean(V51)
     assert set(pt.pots[0].eligible) == set(pt.pots[1].eligible) == {"Ps", "Pk", "Hero", "Pm"}
-    merged = audit(V51, "tda")[0]
+    merged = audit(V51, "tda", pot_boundaries="merge")[0]
     assert pots(merged) == [(1960, {"Ps", "Pk", "Hero", "Pm"}), (510, {"Pk", "Hero", "Pm"})]
     assert merged.expected_paid == {"Ps": 1960, "Pk": 255, "Pm": 255}
 
@@ -1982,7 +1987,7 @@ def test_v52_real_identical_eligible_sets() -> None:
     is dead); the merge policy (tda) makes them one pot of 2690."""
     pt = clean_real(v52_real())
     assert set(pt.pots[0].eligible) == set(pt.pots[1].eligible) == {"Player1", "Player2"}
-    assert pots(clean_real(v52_real(), "tda")) == [(2690, {"Player1", "Player2"})]
+    assert pots(clean_real(v52_real(), "tda", pot_boundaries="merge")) == [(2690, {"Player1", "Player2"})]
 
 
 V52 = (
@@ -2063,4 +2068,4 @@ def test_v52_built_identical_eligible_sets() -> None:
     dead); under the merge policy (tda) they are one pot of 2690."""
     pt = clean(V52)
     assert set(pt.pots[0].eligible) == set(pt.pots[1].eligible) == {"Pb", "Pe"}
-    assert pots(audit(V52, "tda")[0]) == [(2690, {"Pb", "Pe"})]
+    assert pots(audit(V52, "tda", pot_boundaries="merge")[0]) == [(2690, {"Pb", "Pe"})]

@@ -27,7 +27,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr[-2000:]
     (wheel,) = dist.glob("hhaudit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "auditor/grammars/_common.peg" in names
+    assert "auditor/grammars/_base.peg" in names and "auditor/grammars/pokerstars.toml" in names
     assert "auditor/grammars/pokerstars.peg" in names
     assert any(n.startswith("auditor/reports/") for n in names)
 

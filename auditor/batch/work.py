@@ -12,7 +12,7 @@ Steps, in a crash-safe order (see :mod:`auditor.batch.store`):
 
 1. hash the file (SHA-256); if its newest manifest row has the same hash, hhaudit version and
    profile and says ``ok``, return ``skipped`` - nothing is parsed;
-2. stream it (``read_stream`` -> ``parse_chunk`` -> ``check_hand``, as ``hhaudit audit`` does,
+2. stream it (``read_stream`` -> :class:`auditor.audit.AuditRun`, the step ``hhaudit audit`` uses,
    with the duplicate-id check per file), writing ``hands`` and ``findings`` parts as they fill;
 3. write the manifest row (the file's "done" mark);
 4. delete the parts of the file's previous audit.
@@ -37,15 +37,11 @@ from typing import Any
 
 from auditor import __version__
 from auditor import model as M
-from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue)
+from auditor.audit import AuditRun
 from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.batch import store as S
 from auditor.findings import Finding, Severity
 from auditor.ingest import read_stream
-from auditor.profiles import for_hand
-from auditor.rules import check_hand
-from auditor.rules.hand import DuplicateIds
-from auditor.sites import parse_chunk
 from auditor.tables import hand_row
 
 
@@ -328,7 +324,7 @@ def _audit(task: FileTask, res: FileResult) -> None:
     try:
         with _HashingFile(task.path) as f:
             info, items = read_stream(f, task.path, st.st_size)
-            dups = DuplicateIds()
+            run = AuditRun(rules=task.profile or None)  # duplicate ids: within this file
             hand_no = 0
             for item in items:
                 if isinstance(item, Finding):
@@ -336,13 +332,12 @@ def _audit(task: FileTask, res: FileResult) -> None:
                     parts.add(None, None, fs)
                 else:
                     res.hands_seen += 1
-                    hand, fs = parse_chunk(item)
+                    r = run.process(item)
+                    hand, fs = r.hand, r.findings
                     if hand is None:
                         res.hands_failed += 1
                     else:
                         res.hands_parsed += 1
-                        trace, more = check_hand(hand, for_hand(hand.site, task.profile or None))
-                        fs = fs + list(dups.check(hand, trace)) + more
                     parts.add(hand_no, hand, fs)
                     hand_no += 1
                 for x in fs:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from auditor import model as M
+from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
 E = TypeVar("E", bound=M.Event)
@@ -103,6 +104,7 @@ class Trace:
 
     hand: M.Hand
     profile: Profile
+    facts: ExportFacts
     players: dict[str, Player]
     order: list[Player]
     steps: list[Step] = field(default_factory=list)
@@ -119,7 +121,7 @@ class Trace:
 class Replay:
     """Replays one hand; see :func:`replay`."""
 
-    def __init__(self, hand: M.Hand, profile: Profile) -> None:
+    def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
         self.h = hand
         self.p = profile
         self.players: dict[str, Player] = {}
@@ -160,7 +162,7 @@ class Replay:
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
         self.sb_player: Player | None = None
-        self.trace = Trace(hand, profile, self.players, self.order, betting=self.betting, big_blind=self.bb)
+        self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
 
     # ------------------------------------------------------------------ setup
     def _nominal_bb(self) -> int:
@@ -490,6 +492,11 @@ class Replay:
         return self.trace
 
 
-def replay(hand: M.Hand, profile: Profile) -> Trace:
-    """Replay ``hand`` under ``profile`` and return its :class:`Trace`."""
-    return Replay(hand, profile).run()
+def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:
+    """Replay ``hand`` under ``profile`` (the rule book) and ``facts`` (how its format prints;
+    by default its format card's) and return its :class:`Trace`."""
+    if facts is None:
+        from auditor.formats import REGISTRY
+
+        facts = REGISTRY.facts_for(hand)
+    return Replay(hand, profile, facts).run()

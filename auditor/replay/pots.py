@@ -155,7 +155,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
 
     # C2: layers
     folded = {n for n, p in players.items() if p.folded}
-    if profile.pot_boundaries == "allin_boundaries":
+    if t.facts.pot_boundaries == "allin_boundaries":
         levels = sorted({level[n] for n, p in players.items() if n in dealt_in and p.all_in and level.get(n, 0) > 0}
                         | {max(level.values(), default=0)} - {0})  # fmt: skip
     else:
@@ -182,7 +182,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
             merged[-1][0] += lay[0]
             continue
-        can_merge = profile.pot_boundaries == "merge" or (merged and merged[-1][5] and merged[-1][3] == 0)
+        can_merge = t.facts.pot_boundaries == "merge" or (merged and merged[-1][5] and merged[-1][3] == 0)
         if merged and can_merge and set(merged[-1][1]) == set(lay[1]):
             m = merged[-1]
             m[0] += lay[0]
@@ -201,7 +201,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     rake = claim.rake or 0 if claim else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
     total_expected = sum(level.values()) + sum(dead.values())
-    if profile.drop_in_total:
+    if t.facts.drop_in_total:
         total_expected += house
     pt = PotTrace(contrib, dead, house, expected_returns, dict(printed_returns), pots, total_expected, claim,
                   rake, fees)  # fmt: skip
@@ -209,7 +209,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     pt.boards = boards_by_run(t.of(M.Board))
     printed = bool(claim and claim.pots and len(claim.pots) == len(pots)
                    and all(0 <= n <= p.amount for (_, n), p in zip(claim.pots, pots, strict=True)))  # fmt: skip
-    if len(pots) > 1 and rake + pt.fees > 0 and not printed and profile.rake_allocation == "unknown":
+    if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
         # the pot less all the rake, and at most the whole pot.
         pt.allocation_known = False
@@ -298,7 +298,7 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
     hi_w = _clockwise(t, [n for n, v in highs.items() if v == best])
     lows = {n: low_key(game, shown[n], board) for n in contenders} if game in HILO_GAMES else {}
     lows = {n: v for n, v in lows.items() if v is not None}
-    unit = profile.odd_chip_unit
+    unit = t.facts.odd_chip_unit
     if not lows:
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)), "best hand")]
     best_low = max(lows.values())

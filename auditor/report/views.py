@@ -10,12 +10,12 @@ from pathlib import Path
 
 from auditor import __version__
 from auditor import model as M
+from auditor.audit import Audited, Result
 from auditor.explain import Explanation, explain_hand
 from auditor.findings import RULES, Finding, Rule
-from auditor.ingest import Chunk
+from auditor.formats import Chunk
 from auditor.pipeline import Summary
-from auditor.profiles import Profile, for_hand
-from auditor.replay import replay
+from auditor.replay import Trace
 from auditor.report import Page, copy_static, inline_css, render, reports_dir, sha256_of, write
 from auditor.rules.common import money
 
@@ -153,7 +153,7 @@ class Kept:
     """A hand the report shows: its source lines and findings (and the Hand when it parsed)."""
 
     number: int
-    hand: M.Hand | None
+    audited: Audited | None
     chunk: Chunk
     findings: list[Finding]
 
@@ -167,12 +167,12 @@ class Collector:
         self.loose: list[Finding] = []  # findings outside any hand (P003, P004)
         self.hand_of: dict[int, int] = {}  # id(finding) -> kept number
 
-    def on_hand(self, hand: M.Hand | None, chunk: Chunk, findings: list[Finding]) -> None:
-        if not findings:
+    def on_hand(self, r: Result) -> None:
+        if not r.findings:
             return
-        k = Kept(len(self.kept) + 1, hand, chunk, list(findings))
+        k = Kept(len(self.kept) + 1, r.audited, r.chunk, list(r.findings))
         self.kept.append(k)
-        for f in findings:
+        for f in r.findings:
             self.hand_of[id(f)] = k.number
 
     def on_loose(self, f: Finding) -> None:
@@ -252,7 +252,7 @@ def write_report(out_dir: str, summary: Summary, col: Collector, profile_name: s
         for i, v in enumerate(pages(f"site-{s}", [x for x in findings if x[0].site == s], f"Findings at {s}")):
             write(out / f"site-{s}-{i + 1}.html", render("list.html.j2", view=v))
     for k in col.kept:
-        write(out / "hands" / f"{k.number}.html", render("hand.html.j2", view=hand_view(k, profile_name, "../")))
+        write(out / "hands" / f"{k.number}.html", render("hand.html.j2", view=hand_view(k, "../")))
     for code in RULES:
         write(out / "rules" / f"{code}.html", render("rule.html.j2", view=rule_view(code, "../")))
     return out / "index.html"
@@ -266,9 +266,9 @@ def _source(lines: tuple[str, ...] | list[str], first: int, findings: list[Findi
     return [SourceLine(n, text, n in notes, notes.get(n, [])) for n, text in enumerate(lines, start=first)]
 
 
-def streets_of(h: M.Hand, profile: Profile) -> list[StreetView]:
+def streets_of(t: Trace) -> list[StreetView]:
     """The replay street by street: who acted, the amount, their stack and the pot after it."""
-    t = replay(h, profile)
+    h = t.hand
     steps = {s.index: s for s in t.steps}
     out: list[StreetView] = []
     current: list[ActionRow] = []
@@ -301,8 +301,8 @@ def streets_of(h: M.Hand, profile: Profile) -> list[StreetView]:
     return [s for s in out if s.actions or s.board]
 
 
-def hand_view(k: Kept, profile_name: str, root: str | None, standalone: bool = False) -> HandView:
-    h = k.hand
+def hand_view(k: Kept, root: str | None, standalone: bool = False) -> HandView:
+    a = k.audited
     first = k.chunk.first_line
     details = [
         FindingDetail(f.code, f.name, str(f.severity), "" if f.line is None else str(f.line), f.message,
@@ -310,15 +310,14 @@ def hand_view(k: Kept, profile_name: str, root: str | None, standalone: bool = F
         for f in k.findings
     ]  # fmt: skip
     css = inline_css() if standalone else None
-    if h is None:
+    if a is None:
         page = Page(f"Unreadable hand in {k.chunk.path}", "hand page", root, css)
         return HandView(page, f"Unreadable hand at {k.chunk.path}:{first}", f"{k.chunk.path}, line {first}",
                         _source(k.chunk.lines, first, k.findings), [], None, details, True)  # fmt: skip
-    profile = for_hand(h.site, profile_name or None)
-    x = explain_hand(h, profile)
+    x = explain_hand(a)
     findings = sorted({id(f): f for f in [*k.findings]}.values(), key=lambda f: (f.line or 0, f.code))
-    page = Page(f"Hand {h.hand_id}", x.title, root, css)
-    return HandView(page, x.title, x.where, _source(k.chunk.lines, first, findings), streets_of(h, profile), x,
+    page = Page(f"Hand {a.hand.hand_id}", x.title, root, css)
+    return HandView(page, x.title, x.where, _source(k.chunk.lines, first, findings), streets_of(a.trace), x,
                     details, False)  # fmt: skip
 
 
@@ -352,9 +351,9 @@ def rule_view(code: str, root: str | None) -> RuleView:
                     _example(code, "bad"), _example(code, "good"))  # fmt: skip
 
 
-def explain_page(h: M.Hand, chunk: Chunk, findings: list[Finding], profile_name: str) -> str:
+def explain_page(a: Audited, chunk: Chunk, findings: list[Finding]) -> str:
     """``hhaudit explain --html``: one self-contained page (inline CSS, no links out)."""
-    view = hand_view(Kept(1, h, chunk, findings), profile_name, None, standalone=True)
+    view = hand_view(Kept(1, a, chunk, findings), None, standalone=True)
     return render("hand.html.j2", view=view)
 
 

@@ -12,7 +12,7 @@ from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import PotTrace
-from auditor.rules.common import finding, money
+from auditor.rules.common import flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
 _CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
@@ -28,7 +28,7 @@ def _claim_line(pt: PotTrace, t: Trace) -> tuple[int, int]:
     return t.hand.last_line, 1
 
 
-@rule("A001", "uncalled-bet-mismatch", Severity.ERROR)
+@rule("A001", "uncalled-bet-mismatch", Severity.ERROR, stage="pots")
 def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """An uncalled bet not returned, returned to the wrong player, or of the wrong amount.
 
@@ -40,7 +40,7 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: A bets $10, everyone folds, and no ``Uncalled bet ($10) returned to A`` line appears.
     """
     h = t.hand
-    if not t.profile.prints_uncalled or h.cancelled:
+    if not t.facts.prints_uncalled or h.cancelled:
         return
     if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
         return  # an export of an era that printed no return line; the total shows it went back
@@ -56,22 +56,22 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             msg = f"{money(h, got)} is printed as returned to {name}, but every chip {name} put in was matched"
         else:
             msg = f"{money(h, got)} is printed as returned to {name}; the uncalled part was {money(h, want)}"
-        yield finding(h, t.profile, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED)
+        yield flag(t, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED)
 
 
 def _silent_era(t: Trace) -> bool:
     """The hand dates from before its site printed uncalled-bet returns."""
     year = t.hand.start_time[:4] if t.hand.start_time else ""
-    before = t.profile.silent_returns_before
+    before = t.facts.silent_returns_before
     return before is not None and year.isdigit() and int(year) < before
 
 
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if not t.profile.prints_uncalled:
+    if not t.facts.prints_uncalled:
         want += sum(pt.expected_returns.values())  # the total then includes the uncalled part
-    if t.profile.total_net_of_rake:
+    if t.facts.total_net_of_rake:
         want -= pt.rake + pt.fees
     return want
 
@@ -84,7 +84,7 @@ def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
     return pt.claim.total in (want, want + pt.house)
 
 
-@rule("A002", "total-pot-mismatch", Severity.ERROR)
+@rule("A002", "total-pot-mismatch", Severity.ERROR, stage="pots")
 def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """The printed total pot does not match the contributions.
 
@@ -101,12 +101,12 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if got in (want, want + pt.house):
         return
     line, col = _claim_line(pt, t)
-    yield finding(h, t.profile, "A002", line, col,
+    yield flag(t, "A002", line, col,
                   f"the total pot is printed as {money(h, got)}; the contributions make {money(h, want)}",
                   expected=want, actual=got)  # fmt: skip
 
 
-@rule("A003", "side-pot-mismatch", Severity.ERROR)
+@rule("A003", "side-pot-mismatch", Severity.ERROR, stage="pots")
 def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A printed main or side pot does not match its layer of the contributions.
 
@@ -126,24 +126,24 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if len(printed) != len(pt.pots) and _merges_into(printed, pt):
         return  # the site prints a boundary at every all-in, the profile merges them: same money
     if len(printed) != len(pt.pots):
-        yield finding(h, t.profile, "A003", line, col,
+        yield flag(t, "A003", line, col,
                       f"{len(printed)} pots are printed; the contributions make {len(pt.pots)} ({layers})",
                       expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
         return
     taken = 0
     for p, got in zip(pt.pots, printed, strict=True):
         if got != p.amount and pt.rake + pt.fees == 0:
-            yield finding(h, t.profile, "A003", line, col,
+            yield flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}; with no rake its layer is "
                           f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         elif got > p.amount:
-            yield finding(h, t.profile, "A003", line, col,
+            yield flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}, "
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
     if taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
-        yield finding(h, t.profile, "A003", line, col,
+        yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
                       expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
@@ -209,7 +209,7 @@ def _award_text(t: Trace, pt: PotTrace) -> str:
     return "; ".join(parts)
 
 
-@rule("A004", "pot-to-wrong-player", Severity.ERROR)
+@rule("A004", "pot-to-wrong-player", Severity.ERROR, stage="pots")
 def a004(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A pot paid to the wrong player.
 
@@ -221,7 +221,7 @@ def a004(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     yield from _payouts(t, pt, "A004")
 
 
-@rule("A005", "ineligible-player-paid", Severity.ERROR)
+@rule("A005", "ineligible-player-paid", Severity.ERROR, stage="pots")
 def a005(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A player paid from a pot they were not eligible for.
 
@@ -234,7 +234,7 @@ def a005(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     yield from _payouts(t, pt, "A005")
 
 
-@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR)
+@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR, stage="pots")
 def a006(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A tie split unevenly, or the odd chip given to the wrong player.
 
@@ -246,7 +246,7 @@ def a006(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     yield from _payouts(t, pt, "A006")
 
 
-@rule("A007", "hi-lo-split-wrong", Severity.ERROR)
+@rule("A007", "hi-lo-split-wrong", Severity.ERROR, stage="pots")
 def a007(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A high-low pot split wrongly.
 
@@ -259,7 +259,7 @@ def a007(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     yield from _payouts(t, pt, "A007")
 
 
-@rule("A008", "run-it-twice-split-wrong", Severity.ERROR)
+@rule("A008", "run-it-twice-split-wrong", Severity.ERROR, stage="pots")
 def a008(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """A run-it-twice (or three times) pot split wrongly.
 
@@ -288,7 +288,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
         # elsewhere the missing return line is A001's finding, not a second one here
-        if not t.profile.prints_uncalled or (
+        if not t.facts.prints_uncalled or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
             paid[n] = paid.get(n, 0) + v
@@ -303,7 +303,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     diffs = {n: pt.collected.get(n, 0) - paid.get(n, 0) for n in names}
     if not pt.allocation_known:
         # only the bounds are known: between the pots less all the rake and the whole pots
-        extra = t.profile.prints_uncalled is False
+        extra = t.facts.prints_uncalled is False
         for n in names:
             ret = pt.expected_returns.get(n, 0) if extra else 0
             lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
@@ -316,7 +316,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     takers = {n for n in pt.collected if pt.collected[n]}
     if winners == takers and sum(pt.collected.values()) != sum(paid.values()) and pt.allocation_known:
         return  # the right players, but chips appeared or vanished: A010's finding
-    small = all(abs(d) <= max(1, len(winners)) * t.profile.odd_chip_unit for d in wrong.values())
+    small = all(abs(d) <= max(1, len(winners)) * t.facts.odd_chip_unit for d in wrong.values())
     # Where the site names the pot it paid from ("collected $5 from side pot-1") and its pots are
     # the derived ones, a payment from a pot the player was not eligible for is A005 at that line.
     by_label = {p.label: p for p in pt.pots}
@@ -326,8 +326,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         for e in t.of(M.Collect):
             if e.player in wrong and e.player not in by_label[e.pot].eligible and e.player not in ineligible:
                 ineligible.add(e.player)
-                yield finding(
-                    h, t.profile, "A005", e.line, e.col,
+                yield flag(t, "A005", e.line, e.col,
                     f"{e.player} collected {money(h, e.amount)} from the {e.pot} pot, which only "
                     f"{', '.join(by_label[e.pot].eligible)} could win. Pots: {_award_text(t, pt)}",
                     expected=0, actual=e.amount, player=e.player, pot=e.pot, cite=_CITE_POTS,
@@ -349,8 +348,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             kind = "A004"
         line, col = _collect_line(t, n)
         cite = {"A006": _CITE_ODD, "A007": _CITE_HILO, "A008": _CITE_RIT}.get(kind, _CITE_SHOWDOWN + "; " + _CITE_POTS)
-        yield finding(
-            h, t.profile, kind, line, col,
+        yield flag(t, kind, line, col,
             f"{n} collected {money(h, got)}; the rules pay {n} {money(h, want)}. Pots: {_award_text(t, pt)}",
             expected=want, actual=got, player=n, cite=cite,
         )  # fmt: skip
@@ -360,7 +358,7 @@ _AWARD_GAMES = frozenset({"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "o
                           "courchevel", "courchevel_hilo"})  # fmt: skip
 
 
-@rule("A009", "rake-or-fee-wrong", Severity.ERROR)
+@rule("A009", "rake-or-fee-wrong", Severity.ERROR, stage="pots")
 def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """Rake or fees taken where the rules forbid them.
 
@@ -374,13 +372,13 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     line, col = _claim_line(pt, t)
     if h.is_tournament and pt.rake > 0:
-        yield finding(h, t.profile, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
+        yield flag(t, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
                       expected=0, actual=pt.rake,
                       cite="PokerStars rake pages: no per-hand rake in tournaments")  # fmt: skip
         return
     flop = any(e.street in ("flop", "turn", "river") for e in t.of(M.Board))
     if t.profile.no_flop_no_drop and not flop and pt.rake > 0 and h.game in _AWARD_GAMES:
-        yield finding(h, t.profile, "A009", line, col,
+        yield flag(t, "A009", line, col,
                       f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
                       expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop")  # fmt: skip
         return
@@ -388,7 +386,7 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if want is not None and (flop or not t.profile.no_flop_no_drop) and pt.rake != want:
         num, den = t.profile.rake_rate or (0, 1)
         cap = f", capped at {money(h, t.profile.rake_cap)}" if t.profile.rake_cap is not None else ""
-        yield finding(h, t.profile, "A009", line, col,
+        yield flag(t, "A009", line, col,
                       f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
                       f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
                       expected=want, actual=pt.rake, cite="the profile's rake table (RULES.md §4-E)")  # fmt: skip
@@ -405,7 +403,7 @@ def expected_rake(p: Profile, total: int) -> int | None:
     return q if p.rake_cap is None else min(q, p.rake_cap)
 
 
-@rule("A010", "chips-not-conserved", Severity.ERROR)
+@rule("A010", "chips-not-conserved", Severity.ERROR, stage="pots")
 def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """Chips are not conserved: collected + returned + rake + fees differs from what was put in.
 
@@ -419,14 +417,13 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
     returned = sum(pt.printed_returns.values())
-    if not returned and t.profile.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
+    if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if out != put_in:
         line, col = _claim_line(pt, t)
-        yield finding(
-            h, t.profile, "A010", line, col,
+        yield flag(t, "A010", line, col,
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
             f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)} + rake "
             f"{money(h, pt.rake)} + fees {money(h, pt.fees)})",
@@ -455,7 +452,7 @@ def printed_category(text: str) -> str | None:
     return None
 
 
-@rule("D001", "hand-description-mismatch", Severity.INFO)
+@rule("D001", "hand-description-mismatch", Severity.INFO, stage="pots")
 def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """The hand name the site printed at showdown does not match the cards.
 
@@ -483,9 +480,6 @@ def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         printed = printed_category(e.description)
         actual = category(h.game, e.cards, board)
         if printed and actual and printed != actual:
-            yield finding(h, t.profile, "D001", e.line, e.col,
+            yield flag(t, "D001", e.line, e.col,
                           f"{e.player}'s hand is printed as {e.description!r}, but the cards make {actual}",
                           expected=actual, actual=printed, cite=_CITE_SHOWDOWN)  # fmt: skip
-
-
-CHECKS = (a001, a002, a003, a004, a005, a006, a007, a008, a009, a010, d001)

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Step, Trace
-from auditor.rules.common import finding, money
+from auditor.rules.common import flag, money
 
 
-@rule("B001", "illegal-reraise", Severity.ERROR)
+@rule("B001", "illegal-reraise", Severity.ERROR, stage="hand")
 def b001(t: Trace) -> Iterator[Finding]:
     """A raise by a player for whom the betting had not been re-opened.
 
@@ -38,15 +38,14 @@ def b001(t: Trace) -> Iterator[Finding]:
         need = (
             f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
         )
-        yield finding(
-            h, t.profile, "B001", e.line, e.col,
+        yield flag(t, "B001", e.line, e.col,
             f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "
             f"{money(h, facing)} more, {need}: betting was not re-opened for them",
             expected="call or fold", actual=e.to, facing=facing, full_raise=s.min_inc,
         )  # fmt: skip
 
 
-@rule("B002", "raise-below-minimum", Severity.ERROR)
+@rule("B002", "raise-below-minimum", Severity.ERROR, stage="hand")
 def b002(t: Trace) -> Iterator[Finding]:
     """A no-limit or pot-limit raise smaller than the minimum, by a player who was not all-in.
 
@@ -63,15 +62,14 @@ def b002(t: Trace) -> Iterator[Finding]:
         assert isinstance(e, M.Action)
         if s.fl_bet is not None or s.all_in_after or e.to >= s.min_raise_to:
             continue
-        yield finding(
-            h, t.profile, "B002", e.line, e.col,
+        yield flag(t, "B002", e.line, e.col,
             f"{e.player} raised to {money(h, e.to)}; the minimum raise was to {money(h, s.min_raise_to)} "
             f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
             expected=s.min_raise_to, actual=e.to,
         )  # fmt: skip
 
 
-@rule("B003", "bet-below-minimum", Severity.ERROR)
+@rule("B003", "bet-below-minimum", Severity.ERROR, stage="hand")
 def b003(t: Trace) -> Iterator[Finding]:
     """A no-limit or pot-limit bet smaller than the big blind, by a player who was not all-in.
 
@@ -85,14 +83,13 @@ def b003(t: Trace) -> Iterator[Finding]:
         assert isinstance(e, M.Action)
         if s.fl_bet is not None or s.all_in_after or e.to >= s.min_bet:
             continue
-        yield finding(
-            h, t.profile, "B003", e.line, e.col,
+        yield flag(t, "B003", e.line, e.col,
             f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without being all-in",
             expected=s.min_bet, actual=e.to,
         )  # fmt: skip
 
 
-@rule("B004", "out-of-turn", Severity.WARNING)
+@rule("B004", "out-of-turn", Severity.WARNING, stage="hand")
 def b004(t: Trace) -> Iterator[Finding]:
     """An action by a player whose turn it was not.
 
@@ -103,18 +100,17 @@ def b004(t: Trace) -> Iterator[Finding]:
 
     Example: heads-up 5/10, flop: the button bets before the big blind has acted.
     """
-    h = t.hand
     for s in _live(t, seated=True):
         e = s.event
         assert isinstance(e, M.Action)
         if s.expected == e.player:
             continue
         who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
-        yield finding(h, t.profile, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
+        yield flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
                       expected=s.expected, actual=e.player)  # fmt: skip
 
 
-@rule("B005", "inactive-actor", Severity.ERROR)
+@rule("B005", "inactive-actor", Severity.ERROR, stage="hand")
 def b005(t: Trace) -> Iterator[Finding]:
     """An action by a player who had folded or was all-in, or an action after the hand had ended.
 
@@ -123,7 +119,6 @@ def b005(t: Trace) -> Iterator[Finding]:
 
     Example: A folds on the flop, then A calls on the turn.
     """
-    h = t.hand
     for s in t.steps:
         e = s.event
         if not isinstance(e, M.Action):
@@ -136,10 +131,10 @@ def b005(t: Trace) -> Iterator[Finding]:
             why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
         else:
             continue
-        yield finding(h, t.profile, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind)
+        yield flag(t, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind)
 
 
-@rule("B006", "impossible-action", Severity.ERROR)
+@rule("B006", "impossible-action", Severity.ERROR, stage="hand")
 def b006(t: Trace) -> Iterator[Finding]:
     """An action that is not possible in the situation.
 
@@ -162,10 +157,10 @@ def b006(t: Trace) -> Iterator[Finding]:
         elif e.kind == "call" and s.to_call <= 0:
             why = "called when there was nothing to call"
         if why:
-            yield finding(h, t.profile, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind)
+            yield flag(t, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind)
 
 
-@rule("B007", "wrong-call-amount", Severity.ERROR)
+@rule("B007", "wrong-call-amount", Severity.ERROR, stage="hand")
 def b007(t: Trace) -> Iterator[Finding]:
     """A call of the wrong amount.
 
@@ -187,15 +182,14 @@ def b007(t: Trace) -> Iterator[Finding]:
         # calling only what the all-in opponents can match is a complete call too
         capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
         if e.to not in (due, capped):
-            yield finding(
-                h, t.profile, "B007", e.line, e.col,
+            yield flag(t, "B007", e.line, e.col,
                 f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
                 f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
                 expected=due, actual=e.to,
             )  # fmt: skip
 
 
-@rule("B008", "pot-limit-exceeded", Severity.ERROR)
+@rule("B008", "pot-limit-exceeded", Severity.ERROR, stage="hand")
 def b008(t: Trace) -> Iterator[Finding]:
     """A pot-limit bet or raise larger than the pot.
 
@@ -210,15 +204,14 @@ def b008(t: Trace) -> Iterator[Finding]:
         e = s.event
         assert isinstance(e, M.Action)
         if s.pl_max_to is not None and e.to > s.pl_max_to:
-            yield finding(
-                h, t.profile, "B008", e.line, e.col,
+            yield flag(t, "B008", e.line, e.col,
                 f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
                 f"was {money(h, s.pl_max_to)}",
                 expected=s.pl_max_to, actual=e.to,
             )  # fmt: skip
 
 
-@rule("B009", "fixed-limit-wrong-size", Severity.ERROR)
+@rule("B009", "fixed-limit-wrong-size", Severity.ERROR, stage="hand")
 def b009(t: Trace) -> Iterator[Finding]:
     """A fixed-limit bet or raise of the wrong size.
 
@@ -235,15 +228,14 @@ def b009(t: Trace) -> Iterator[Finding]:
         if s.fl_expected_to is None:
             continue
         if e.to != s.fl_expected_to and not (s.all_in_after and e.to < s.fl_expected_to):
-            yield finding(
-                h, t.profile, "B009", e.line, e.col,
+            yield flag(t, "B009", e.line, e.col,
                 f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
                 f"be {money(h, s.fl_expected_to)}",
                 expected=s.fl_expected_to, actual=e.to,
             )  # fmt: skip
 
 
-@rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR)
+@rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR, stage="hand")
 def b010(t: Trace) -> Iterator[Finding]:
     """A fixed-limit raise after the betting was capped.
 
@@ -252,19 +244,17 @@ def b010(t: Trace) -> Iterator[Finding]:
 
     Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
     """
-    h = t.hand
     for s in t.steps:
         e = s.event
         if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:
             cap = t.profile.fl_cap_raises
-            yield finding(
-                h, t.profile, "B010", e.line, e.col,
+            yield flag(t, "B010", e.line, e.col,
                 f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
                 expected=cap, actual=s.fl_raises,
             )  # fmt: skip
 
 
-@rule("B011", "street-dealt-early", Severity.ERROR)
+@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand")
 def b011(t: Trace) -> Iterator[Finding]:
     """The next street was dealt while a player still had to act.
 
@@ -274,13 +264,11 @@ def b011(t: Trace) -> Iterator[Finding]:
     Example: blinds 5/10, UTG calls, the small blind calls, and the flop is dealt without the big
     blind checking or raising.
     """
-    h = t.hand
     if not t.betting:
         return
     for so in t.streets:
         if so.pending:
-            yield finding(
-                h, t.profile, "B011", so.event.line, so.event.col,
+            yield flag(t, "B011", so.event.line, so.event.col,
                 f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
                 pending=list(so.pending),
             )  # fmt: skip
@@ -300,6 +288,3 @@ def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterat
 
 def _wagers(t: Trace, kind: str) -> Iterator[Step]:
     return _live(t, (kind,), seated=True)
-
-
-CHECKS = (b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011)

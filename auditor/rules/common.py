@@ -1,4 +1,4 @@
-"""Helpers shared by the rule families: money formatting and finding construction for a hand."""
+"""Helpers shared by the rule families: money as the hand writes it, and findings on a replayed hand."""
 
 from __future__ import annotations
 
@@ -6,49 +6,21 @@ from typing import Any
 
 from auditor import findings as F
 from auditor.findings import Finding
+from auditor.formats.money import format_minor
 from auditor.model import Hand
-from auditor.profiles import Profile
-
-_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£", "INR": "Rs. ", "CNY": "¥", "CAD": "C$"}
+from auditor.replay.betting import Trace
 
 
 def money(hand: Hand, amount: int | None) -> str:
     """An amount in minor units, written the way the hand writes money (exact, no floats)."""
-    if amount is None:
-        return "?"
-    sign = "-" if amount < 0 else ""
-    a = abs(amount)
-    if hand.decimals:
-        unit = 10**hand.decimals
-        text = f"{a // unit:,}.{a % unit:0{hand.decimals}d}"
-    else:
-        text = f"{a:,}"
-    sym = _SYMBOL.get(hand.currency or "", "") if not hand.play_money else ""
-    return f"{sign}{sym}{text}"
+    return format_minor(amount, hand.decimals, hand.currency, hand.play_money)
 
 
-def finding(
-    hand: Hand,
-    profile: Profile,
-    code: str,
-    line: int | None,
-    col: int | None,
-    message: str,
-    cite: str | None = None,
-    **data: Any,
-) -> Finding:
-    """A finding on ``hand`` whose message ends with the rule it applies (``cite``, or as the
-    profile cites the code)."""
+def flag(t: Trace, code: str, line: int | None, col: int | None, message: str, cite: str | None = None,
+         **data: Any) -> Finding:  # fmt: skip
+    """A finding on the hand of ``t`` whose message ends with the rule it applies (``cite``, or as
+    the trace's profile cites the code)."""
+    h, profile = t.hand, t.profile
     cite = cite or profile.cite(code)
-    return F.make(
-        code,
-        hand.path,
-        line,
-        col,
-        f"{message} ({cite})",
-        site=hand.site,
-        hand_id=hand.hand_id,
-        profile=profile.name,
-        rule=cite,
-        **data,
-    )
+    return F.make(code, h.path, line, col, f"{message} ({cite})", site=h.site, hand_id=h.hand_id,
+                  profile=profile.name, rule=cite, **data)  # fmt: skip

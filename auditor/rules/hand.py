@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
-from auditor.rules.common import finding
+from auditor.rules.common import flag
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 
 
-@rule("H001", "duplicate-hand-id", Severity.ERROR)
+@rule("H001", "duplicate-hand-id", Severity.ERROR, stage="run")
 def h001() -> None:
     """The same hand id appears twice in the audited input.
 
@@ -36,12 +36,12 @@ class DuplicateIds:
         if first is None:
             self.seen[key] = (hand.path, hand.first_line)
             return
-        yield finding(hand, t.profile, "H001", hand.first_line, 1,
+        yield flag(t, "H001", hand.first_line, 1,
                       f"hand id {hand.hand_id} already appeared at {first[0]}:{first[1]}",
                       first_path=first[0], first_line=first[1])  # fmt: skip
 
 
-@rule("H002", "duplicate-card", Severity.ERROR)
+@rule("H002", "duplicate-card", Severity.ERROR, stage="hand")
 def h002(t: Trace) -> Iterator[Finding]:
     """A card dealt twice in one hand.
 
@@ -76,11 +76,11 @@ def h002(t: Trace) -> Iterator[Finding]:
             if prev is None:
                 owner[c] = who
             elif prev != who or who == "the board":
-                yield finding(h, t.profile, "H002", e.line, e.col,
+                yield flag(t, "H002", e.line, e.col,
                               f"{c} is dealt to {who} but was already dealt to {prev}", card=c)  # fmt: skip
 
 
-@rule("H003", "inconsistent-table", Severity.ERROR)
+@rule("H003", "inconsistent-table", Severity.ERROR, stage="hand")
 def h003(t: Trace) -> Iterator[Finding]:
     """The table described by the hand is inconsistent.
 
@@ -95,13 +95,13 @@ def h003(t: Trace) -> Iterator[Finding]:
     names: dict[str, int] = {}
     for s in h.seats:
         if s.seat in seats:
-            yield finding(h, t.profile, "H003", s.line, 1, f"seat {s.seat} holds both {seats[s.seat]} and {s.player}")
+            yield flag(t, "H003", s.line, 1, f"seat {s.seat} holds both {seats[s.seat]} and {s.player}")
         elif s.player in names:
-            yield finding(h, t.profile, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}")
+            yield flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}")
         seats.setdefault(s.seat, s.player)
         names.setdefault(s.player, s.seat)
         if h.max_seats and s.seat > h.max_seats:
-            yield finding(h, t.profile, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
+            yield flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
     if (
         h.button is not None
         and seats
@@ -109,13 +109,10 @@ def h003(t: Trace) -> Iterator[Finding]:
         and not h.is_tournament
         and not t.profile.dead_button_cash
     ):
-        yield finding(h, t.profile, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}")
+        yield flag(t, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}")
     reported: set[str] = set()
     for st in t.steps:
         if not st.actor_seated and st.event.player not in reported:
             reported.add(st.event.player)
             e = st.event
-            yield finding(h, t.profile, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table")
-
-
-CHECKS = (h002, h003)
+            yield flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table")

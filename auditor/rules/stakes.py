@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Step, Trace
-from auditor.rules.common import finding, money
+from auditor.rules.common import flag, money
 
 
-@rule("S001", "table-stakes-exceeded", Severity.ERROR)
+@rule("S001", "table-stakes-exceeded", Severity.ERROR, stage="hand")
 def s001(t: Trace) -> Iterator[Finding]:
     """A wager or post of more chips than the player had left from their starting stack.
 
@@ -25,8 +25,7 @@ def s001(t: Trace) -> Iterator[Finding]:
     for s, added in _overdraws(t):
         if added is None:
             e = s.event
-            yield finding(
-                h, t.profile, "S001", e.line, e.col,
+            yield flag(t, "S001", e.line, e.col,
                 f"{e.player} put in {money(h, s.add)} with only {money(h, s.stack)} left of the "
                 f"{money(h, t.players[e.player].stack0)} they started the hand with",
                 expected=s.stack, actual=s.add,
@@ -36,7 +35,7 @@ def s001(t: Trace) -> Iterator[Finding]:
 _ADDS = re.compile(r"re-buys|rebuys|add-on|adds|table deposit|deposit", re.I)
 
 
-@rule("S002", "chips-added-mid-hand", Severity.ERROR)
+@rule("S002", "chips-added-mid-hand", Severity.ERROR, stage="hand")
 def s002(t: Trace) -> Iterator[Finding]:
     """Chips added to a player's stack during the hand, and played in it.
 
@@ -51,8 +50,7 @@ def s002(t: Trace) -> Iterator[Finding]:
     h = t.hand
     for s, line in _overdraws(t):
         if line is not None:
-            yield finding(
-                h, t.profile, "S002", s.event.line, s.event.col,
+            yield flag(t, "S002", s.event.line, s.event.col,
                 f"{s.event.player} put in {money(h, s.add)} with {money(h, s.stack)} left of their starting stack, "
                 f"after chips were added at line {line.line} ({line.text!r})",
                 expected=s.stack, actual=s.add, added_line=line.line,
@@ -68,7 +66,7 @@ def _overdraws(t: Trace) -> Iterator[tuple[Step, M.TableEvent | None]]:
             yield s, line
 
 
-@rule("S003", "all-in-marker-mismatch", Severity.WARNING)
+@rule("S003", "all-in-marker-mismatch", Severity.WARNING, stage="hand")
 def s003(t: Trace) -> Iterator[Finding]:
     """The all-in marker does not agree with the stack.
 
@@ -79,7 +77,7 @@ def s003(t: Trace) -> Iterator[Finding]:
     Example: Seat 1: Bob ($10 in chips) ... Bob: bets $10 (no "and is all-in").
     """
     h = t.hand
-    if not t.profile.prints_all_in:
+    if not t.facts.prints_all_in:
         return
     for s in t.steps:
         e = s.event
@@ -87,13 +85,10 @@ def s003(t: Trace) -> Iterator[Finding]:
             continue
         printed = e.all_in or (isinstance(e, M.Action) and e.cap_reached)
         if printed and s.stack_after > 0 and not s.all_in_after:
-            yield finding(h, t.profile, "S003", e.line, e.col,
+            yield flag(t, "S003", e.line, e.col,
                           f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
                           expected=False, actual=True)  # fmt: skip
         elif not printed and s.stack_after == 0:
-            yield finding(h, t.profile, "S003", e.line, e.col,
+            yield flag(t, "S003", e.line, e.col,
                           f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
                           expected=True, actual=False)  # fmt: skip
-
-
-CHECKS = (s001, s002, s003)

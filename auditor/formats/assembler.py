@@ -1,0 +1,303 @@
+"""The hand assembler: turns what a reader found on each line into the canonical :class:`~auditor.model.Hand`.
+
+Every reader (the PEG reader of text formats, the XML/JSON/TOML readers) calls the same methods
+with the *printed* values (the texts of amounts, names and cards).  The assembler converts amounts
+to minor units, keeps each player's street total so that ``calls 5`` becomes a wager *to* the new
+total, and records the source line of every event.  It records what the site printed: it never
+checks, corrects or completes a hand (the replay and the rules do that).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from auditor import findings as F
+from auditor import model as M
+from auditor.findings import Finding
+from auditor.formats import vocab as V
+from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
+
+
+class ReadFailure(Exception):
+    """A hand cannot be turned into a Hand (a bad amount): the reader turns it into a finding."""
+
+    def __init__(self, code: str, line: int, col: int, message: str, needed: int = 0) -> None:
+        super().__init__(message)
+        self.code, self.line, self.col, self.message, self.needed = code, line, col, message, needed
+
+
+#: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
+EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode")
+
+_ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
+
+
+class HandAssembler:
+    """Collects one hand's facts, seats and events, in the order the reader meets them.
+
+    ``line`` and ``col`` are the position of the line being read; readers set them before each
+    call.  ``facts`` holds header and table facts by their canonical names (``hand_id``, ``game``,
+    ``structure``, ``sb``, ``bb``, ``ante``, ``currency``, ``button``, ``max_seats``, ``table``,
+    ``tournament_id``, ``level``, ``date``, ``tz`` ...), as printed.
+    """
+
+    def __init__(self, format_name: str, path: str, first_line: int, n_lines: int, min_decimals: int = 0) -> None:
+        self.format = format_name
+        self.path = path
+        self.first_line = first_line
+        self.n_lines = n_lines
+        self.min_decimals = min_decimals
+        self.findings: list[Finding] = []
+        self.facts: dict[str, Any] = {}
+        self.seats: list[M.Seat] = []
+        self.events: list[M.Event] = []
+        self.street: M.Street = "preflop"
+        self.run = 1
+        self.runs = 1
+        self.street_bet: dict[str, int] = {}
+        self.decimals = 0
+        self.line = first_line
+        self.col = 1
+        self.complete = False
+        self.cancelled = False
+        self.small_blind_seen = False
+
+    # -- amounts
+    def amt(self, text: str | None) -> int:
+        """A printed amount in this hand's minor units (0 when nothing is printed)."""
+        if text is None:
+            return 0
+        try:
+            return to_minor(text, self.decimals)
+        except AmountError as e:
+            raise ReadFailure("P006", self.line, self.col, str(e), e.needed) from None
+
+    def money(self, text: str) -> int:
+        """A real-money amount (a bounty in a chip tournament): cents when it carries a currency."""
+        try:
+            return to_minor(text, 2 if MONEY_SIGN.search(text) else self.decimals)
+        except AmountError as e:
+            raise ReadFailure("P006", self.line, self.col, str(e)) from None
+
+    def add(self, cls: Callable[..., M.Event], **kw: Any) -> None:
+        self.events.append(cls(line=self.line, col=self.col, street=self.street, run=self.run, **kw))
+
+    # -- head
+    def header(self, values: dict[str, Any]) -> None:
+        """Header facts; fixes how many decimals the hand's amounts have."""
+        self.facts.update({k: v for k, v in values.items() if v is not None})
+        f = self.facts
+        stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
+        self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        if f.get("decimals") is not None:
+            self.decimals = int(f["decimals"])
+        self.decimals = max(self.decimals, self.min_decimals)
+
+    def table(self, values: dict[str, Any]) -> None:
+        self.facts.update({k: v for k, v in values.items() if v is not None})
+
+    def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
+        status = status.lower()
+        self.seats.append(
+            M.Seat(
+                seat=int(seat),
+                player=player,
+                stack=self.amt(stack),
+                line=self.line,
+                bounty=self.money(bounty) if bounty else None,
+                sitting_out="sitting out" in status or "out of hand" in status,
+            )
+        )
+
+    # -- betting
+    def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
+             straddle_total: bool = True) -> None:  # fmt: skip
+        """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...)."""
+        kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
+        if kind == "small_blind":
+            if self.small_blind_seen:
+                kind = "dead_small_blind"
+            self.small_blind_seen = True
+        amount = self.amt(amount_text)
+        if kind == "dead_small_blind":
+            # Winamax prints a returning player's small and big blind as one "small blind" of
+            # their sum ("posts small blind 3€ out of position" at 1€/2€): that is a small & big
+            # blind post (live big blind, dead small blind), not a dead small blind of 3€.
+            sb = self.facts.get("sb") or self.facts.get("lsb")
+            if sb is not None and amount > self.amt(sb):
+                kind = "small_big_blind"
+        if kind in V.LIVE_POSTS:
+            if kind == "straddle" and straddle_total:
+                # GG prints a straddle as the player's new street total.
+                self.street_bet[player] = max(self.street_bet.get(player, 0), amount)
+            else:
+                self.street_bet[player] = self.street_bet.get(player, 0) + amount
+        elif kind == "small_big_blind":
+            bb = self.amt(self.facts.get("bb") or self.facts.get("lbb"))
+            self.street_bet[player] = self.street_bet.get(player, 0) + min(amount, bb or amount)
+        self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
+
+    def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
+               cap: bool = False, cards: str | None = None) -> None:  # fmt: skip
+        """A voluntary action.  ``verb`` is the site's word; ``amount`` and ``to`` as printed:
+        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B."""
+        verb = verb.lower()
+        prev = self.street_bet.get(player, 0)
+        if verb.startswith("fold"):
+            self.add(M.Action, player=player, kind="fold")
+            if cards:
+                self.add(M.Muck, player=player, cards=V.cards_of(cards))
+            return
+        if verb.startswith("check"):
+            self.add(M.Action, player=player, kind="check")
+            return
+        kind: M.ActionKind
+        printed: int | None = None
+        if verb.startswith("call"):
+            inc = self.amt(amount)
+            to_total = prev + inc
+            kind = "call"
+        elif verb.startswith("bet"):
+            inc = self.amt(amount)
+            to_total = prev + inc
+            kind = "bet"
+        elif verb.startswith("brings in"):
+            inc = self.amt(amount)
+            self.street_bet[player] = prev + inc
+            self.add(M.Post, player=player, kind="bring_in", amount=inc, all_in=all_in)
+            return
+        else:  # raises A to B / completes it to B
+            to_total = self.amt(to or amount)
+            printed = self.amt(amount) if to and amount else None
+            inc = to_total - prev
+            kind = "complete" if verb.startswith("complete") else "raise"
+        self.street_bet[player] = to_total
+        self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, printed=printed,
+                 all_in=all_in, cap_reached=cap)  # fmt: skip
+
+    def uncalled(self, player: str, amount_text: str) -> None:
+        amount = self.amt(amount_text)
+        if player in self.street_bet:
+            self.street_bet[player] -= amount
+        self.add(M.UncalledReturn, player=player, amount=amount)
+
+    # -- cards and streets
+    def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
+        self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
+
+    def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
+        """A street marker (``*** FLOP *** [..]``); names that are not streets are ignored."""
+        street, run = V.street_of(name)
+        if street is None:
+            return
+        if street == "summary":
+            self.complete = True
+            self.street = "summary"
+            self.run = 1
+            return
+        if run is not None:
+            self.runs = max(self.runs, run)
+            self.run = run
+        elif street != "showdown":
+            self.run = 1
+        if street != self.street and street != "showdown":
+            self.street_bet = {}
+        self.street = street
+        if cards is None and prior is not None:
+            cards, prior = prior, None
+        if cards is not None:
+            self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
+
+    def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
+        self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
+
+    def show(self, player: str, cards: str, description: str | None = None) -> None:
+        self.add(M.Show, player=player, cards=V.cards_of(cards), description=description)
+
+    def muck(self, player: str, cards: str | None = None) -> None:
+        self.add(M.Muck, player=player, cards=V.cards_of(cards))
+
+    # -- results
+    def collect(self, player: str, amount_text: str, pot: str | None = None) -> None:
+        self.add(M.Collect, player=player, amount=self.amt(amount_text), pot=V.pot_label(pot or "pot"))
+
+    def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
+        self.add(M.SeatResult, seat=int(seat), player=player, text=text, won=won, cards=V.cards_of(cards))
+
+    def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
+                  fees: tuple[tuple[str, int], ...] = ()) -> None:  # fmt: skip
+        self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees)
+
+    def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
+        self.add(M.CashOut, player=player, amount=self.amt(amount), fee=self.amt(fee) if fee else None,
+                 kind="insurance" if insurance else "cash_out")  # fmt: skip
+
+    def cash_drop(self, amount: str) -> None:
+        self.add(M.CashDrop, amount=self.amt(amount))
+
+    def table_event(self, player: str | None, kind: M.TableEventKind, text: str) -> None:
+        self.add(M.TableEvent, player=player, kind=kind, text=text)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.complete = True
+        self.add(M.Cancelled)
+
+    def unrecognised(self, text: str) -> None:
+        """A line the reader does not recognise: a P002 finding, never silently dropped."""
+        self.findings.append(
+            F.make(
+                "P002",
+                self.path,
+                self.line,
+                self.col,
+                f"line not recognised by the {self.format} grammar: {text[:120]!r}",
+                site=self.format,
+                hand_id=self.facts.get("hand_id"),
+                text=text[:500],
+            )
+        )
+
+    # -- result
+    def build(self) -> M.Hand:
+        f = self.facts
+        sb = f.get("sb") or f.get("lsb")
+        bb = f.get("bb") or f.get("lbb")
+        stakes = "".join(f.get(k) or "" for k in ("sb", "bb", "button_blind", "ante"))
+        currency = f.get("currency") or currency_of(stakes)
+        money = (f.get("money") or "").lower()
+        play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
+                                   and self.decimals == 0)  # fmt: skip
+        button = f.get("button")
+        return M.Hand(
+            site=self.format,
+            hand_id=str(f.get("hand_id")),
+            path=self.path,
+            first_line=self.first_line,
+            last_line=self.first_line + self.n_lines - 1,
+            game=V.game_of(f.get("game", "")),
+            game_text=f.get("game", ""),
+            structure=V.structure_of(f.get("structure", "")),
+            small_blind=self.amt(sb) if sb else None,
+            big_blind=self.amt(bb) if bb else None,
+            currency=currency,
+            decimals=self.decimals,
+            button=int(button) if button else None,
+            max_seats=int(f["max_seats"]) if f.get("max_seats") else None,
+            table=f.get("table"),
+            tournament_id=f.get("tournament_id"),
+            level=f.get("level"),
+            start_time=f.get("date"),
+            time_zone=f.get("tz"),
+            play_money=play,
+            ante=self.amt(f["ante"]) if f.get("ante") else None,
+            cap=self.amt(f["cap"]) if f.get("cap") else None,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            complete=self.complete,
+            cancelled=self.cancelled,
+            runs=self.runs,
+            extras={k: str(v) for k, v in f.items() if k in EXTRA_FACTS},
+        )

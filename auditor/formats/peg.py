@@ -1,0 +1,406 @@
+"""The PEG reader of text formats: composed parsimonious grammars, and the visitor that feeds the
+hand assembler.
+
+**Composition.**  A text format names a chain of grammar files (``_base``, a family such as
+``_stars``, the site).  The files are concatenated in order: a rule defined again later replaces
+the earlier one (parsimonious keeps the last definition), and so does a *fragment*, a rule whose
+name starts with ``f_``.  Fragments are regex pieces: ``<<f_amount>>`` inside any regex is replaced
+by the fragment's pattern before the grammar is compiled, and a fragment redefined with
+``<<super>>`` in its pattern *extends* the earlier definition (``f_verb = ~r"<<super>>|Bet & Muck"``
+adds one verb).  So a site states how it differs, a fragment at a time, never a copy of a line.
+
+**Reading.**  Line rules are coarse: one regex with named groups per line shape.  The visitor
+dispatches on the rule name (the part before ``__``) to an ``on_<name>`` handler, which reads the
+named groups and calls the :class:`~auditor.formats.assembler.HandAssembler`.  The hand's head
+(header, table line, seats) is parsed by parsimonious; body lines are matched one by one with the
+same grammar's ``entry`` alternatives (ordered choice: the first that matches wins), which is what
+``rest = (nl entry?)*`` does without building a tree.  A hand the fast path cannot read exactly is
+parsed whole by parsimonious, so errors are reported as the grammar reports them;
+``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parsimonious.exceptions import IncompleteParseError, ParseError
+from parsimonious.expressions import OneOf, Regex
+from parsimonious.grammar import Grammar
+from parsimonious.nodes import Node, RegexNode
+
+from auditor import findings as F
+from auditor import model as M
+from auditor.findings import Finding
+from auditor.formats import vocab as V
+from auditor.formats.assembler import HandAssembler, ReadFailure
+from auditor.formats.chunk import Chunk
+
+#: Rule names every text grammar must define (the visitor's contract).
+REQUIRED_RULES = (
+    "hand", "hand_head", "header", "table", "seat", "entry", "post", "action", "dealt", "street", "show",
+    "muck", "uncalled", "collect", "summary_seat", "board", "total", "cashout", "cash_drop", "table_event",
+    "cancelled", "info", "unknown",
+)  # fmt: skip
+
+#: Most decimals an amount may need before a hand is read again in finer units.
+MAX_DECIMALS = 4
+
+_FRAG_DEF = re.compile(r'^(f_\w+)\s*=\s*~r"((?:[^"\\]|\\.)*)"', re.M)
+_FRAG_REF = re.compile(r"<<(f_\w+)>>")
+_COMMENT = re.compile(r"^[ \t]*#[^\n]*$", re.M)
+
+
+def compose(files: Sequence[Path]) -> str:
+    """The grammar text of a chain of ``.peg`` files, fragments expanded, ready for parsimonious."""
+    text = _COMMENT.sub("", "\n".join(p.read_text("utf-8") for p in files))
+    frags: dict[str, str] = {}
+    for m in _FRAG_DEF.finditer(text):
+        name, pattern = m.group(1), m.group(2)
+        if "<<super>>" in pattern:
+            if name not in frags:
+                raise ValueError(f"fragment {name} extends <<super>> but no earlier file defines it")
+            pattern = pattern.replace("<<super>>", frags[name])
+        frags[name] = pattern
+
+    def expand(pattern: str, depth: int = 0) -> str:
+        if depth > 20:
+            raise ValueError(f"fragment cycle in grammar chain {[p.name for p in files]}")
+
+        def one(r: re.Match[str]) -> str:
+            if r.group(1) not in frags:
+                raise ValueError(f"unknown fragment {r.group(1)} in grammar chain {[p.name for p in files]}")
+            return "(?:" + expand(frags[r.group(1)], depth + 1) + ")"
+
+        return _FRAG_REF.sub(one, pattern)
+
+    # fragment definitions themselves stay in the text (as unused rules), expanded like any rule
+    out = _FRAG_DEF.sub(lambda m: f'{m.group(1)} = ~r"{expand(frags[m.group(1)])}"', text)
+    return expand(out)
+
+
+@dataclass(frozen=True)
+class LineRule:
+    """One alternative of the grammar's ``entry`` rule, ready to match a single line.
+
+    ``handler`` is the visitor handler the alternative dispatches to; a plain regex alternative is
+    matched with ``regex`` (the grammar's own pattern, compiled once with the standard library);
+    any other expression (a sequence such as ``total``) is matched by parsimonious itself.
+    """
+
+    handler: str
+    name: str
+    regex: re.Pattern[str] | None
+    expr: Any
+
+
+@dataclass(frozen=True)
+class PegGrammar:
+    """A compiled grammar chain of one text format."""
+
+    format: str
+    grammar: Grammar
+    won_re: re.Pattern[str]
+    lines: tuple[LineRule, ...]
+
+    @classmethod
+    def compile(cls, format_name: str, files: Sequence[Path]) -> PegGrammar:
+        text = compose(files)
+        g = Grammar(text)
+        missing = [r for r in REQUIRED_RULES if r not in g]
+        if missing:
+            raise ValueError(f"grammar of {format_name} lacks rules {missing}")
+        amount = g["f_amount"].re.pattern
+        won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
+        return cls(format_name, g, won, _line_rules(g))
+
+    def regex_of(self, rule: str) -> re.Pattern[str]:
+        """The pattern that starts ``rule`` (its first terminal), for detection."""
+        expr = self.grammar[rule]
+        while not isinstance(expr, Regex):
+            if not getattr(expr, "members", None):
+                raise ValueError(f"rule {rule} of {self.format} does not start with a regex")
+            expr = expr.members[0]
+        return re.compile(expr.re.pattern, expr.re.flags & 0xFF)
+
+
+def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
+    """Flatten ``entry`` into line rules in the grammar's order (ordered choice: first match wins)."""
+    out: list[LineRule] = []
+    for member in g["entry"].members:
+        handler = member.name.split("__", 1)[0]
+        if handler not in HANDLERS:
+            raise ValueError(f"entry alternative {member.name!r} has no handler on_{handler}")
+        alternatives = member.members if isinstance(member, OneOf) else (member,)
+        if all(isinstance(a, Regex) for a in alternatives):
+            for a in alternatives:
+                out.append(LineRule(handler, a.name, re.compile(a.re.pattern, a.re.flags & 0xFF), None))
+        else:
+            out.append(LineRule(handler, member.name, None, member))
+    return tuple(out)
+
+
+class _Slow(Exception):
+    """The fast line path met something only the full parse can report exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    text: str
+
+
+Parts = list[tuple[str, dict[str, Any]]]
+
+
+class PegVisitor:
+    """Walks a parse tree (or body lines) and hands each line's groups to the assembler."""
+
+    def __init__(self, grammar: PegGrammar, a: HandAssembler) -> None:
+        self.g = grammar
+        self.a = a
+
+    # -- tree walk
+    def walk(self, root: Node) -> None:
+        handlers = HANDLERS
+        a = self.a
+        line_start = 0
+        stack: list[Node] = [root]
+        while stack:
+            node = stack.pop()
+            name = node.expr_name
+            if name == "nl":
+                a.line += 1
+                line_start = node.end
+                continue
+            if name:
+                h = handlers.get(name.split("__", 1)[0])
+                if h is not None:
+                    a.col = node.start - line_start + 1
+                    parts: Parts = []
+                    _regex_parts(node, parts)
+                    h(self, parts, node)
+                    continue
+            if node.children:
+                stack.extend(reversed(node.children))
+
+    def read_lines(self, lines: Sequence[str], first: int) -> None:
+        """Read body lines one by one with the grammar's ``entry`` alternatives."""
+        rules = self.g.lines
+        handlers = HANDLERS
+        a = self.a
+        for j, line in enumerate(lines):
+            if not line:
+                continue
+            a.line = first + j
+            a.col = 1
+            for r in rules:
+                if r.regex is not None:
+                    m = r.regex.match(line)
+                    if m is None:
+                        continue
+                    if m.end() != len(line):
+                        raise _Slow
+                    parts: Parts = [(r.name, m.groupdict())]
+                else:
+                    try:
+                        node = r.expr.match(line)
+                    except ParseError:
+                        continue
+                    if node.end != len(line):
+                        raise _Slow
+                    parts = []
+                    _regex_parts(node, parts)
+                handlers[r.handler](self, parts, _Line(line))
+                break
+            else:
+                raise _Slow
+
+    # -- handlers: one per line rule name
+    def on_header(self, parts: Parts, node: Node) -> None:
+        values: dict[str, Any] = {}
+        for _, g in parts:
+            values.update({k: v for k, v in g.items() if v is not None})
+        self.a.header(values)
+
+    def on_table(self, parts: Parts, node: Node) -> None:
+        for _, g in parts:
+            self.a.table(g)
+
+    def on_seat(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.seat(g["seat"], g["player"], g["stack"], g.get("bounty"), g.get("status") or "")
+
+    def on_post(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True))
+
+    def on_action(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.action(g["player"], g["verb"], g.get("amount"), g.get("to"), bool(g.get("allin")),
+                      g.get("cap") is not None, g.get("cards"))  # fmt: skip
+
+    def on_dealt(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.dealt(g["player"], g.get("cards"), g.get("new"))
+
+    def on_street(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.street_marker(g["name"], g.get("cards"), g.get("prior"))
+
+    def on_draw(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.draw(g["player"], 0 if g.get("pat") else int(g["n"]), g.get("cards"))
+
+    def on_show(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.show(g["player"], g["cards"], g.get("desc"))
+
+    def on_muck(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.muck(g["player"], g.get("cards"))
+
+    def on_uncalled(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.uncalled(g["player"], g["amount"])
+
+    def on_collect(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.collect(g["player"], g["amount"], g.get("pot"))
+
+    def on_summary_seat(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        rest = g.get("rest") or ""
+        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest))
+        m = _SHOWN.search(rest)
+        self.a.seat_result(g["seat"], g["player"], (g.get("roles") or "") + " " + rest, won, m.group(1) if m else None)
+
+    def on_board(self, parts: Parts, node: Node) -> None:
+        """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""
+
+    def on_total(self, parts: Parts, node: Node) -> None:
+        a = self.a
+        total = 0
+        pots: list[tuple[str, int]] = []
+        fees: list[tuple[str, int]] = []
+        rake: int | None = None
+        for name, g in parts:
+            if name.startswith("total_head"):
+                total = a.amt(g["total"])
+                if g.get("rake") is not None:
+                    rake = a.amt(g["rake"])
+            elif name.startswith("total_pot"):
+                pots.append((V.pot_label(g["label"]), a.amt(g["amount"])))
+            elif name.startswith("total_fee"):
+                label = g["label"].lower().replace(" ", "_")
+                if label == "rake":
+                    rake = a.amt(g["amount"])
+                else:
+                    fees.append((label, a.amt(g["amount"])))
+            elif name.startswith("total_norake"):
+                rake = 0
+        a.pot_claim(total, tuple(pots), rake, tuple(fees))
+
+    def on_cashout(self, parts: Parts, node: Node) -> None:
+        g = parts[0][1]
+        self.a.cash_out(g["player"], g.get("amount"), g.get("fee"), bool(g.get("insurance")))
+
+    def on_cash_drop(self, parts: Parts, node: Node) -> None:
+        self.a.cash_drop(parts[0][1]["amount"])
+
+    def on_table_event(self, parts: Parts, node: Node) -> None:
+        name, g = parts[0]
+        if name.startswith("chat"):
+            self.a.table_event(g.get("player"), "chat", g.get("text") or "")
+            return
+        what = (g.get("what") or "").lower()
+        self.a.table_event(g.get("player"), V.table_event_kind(what), what)
+
+    def on_cancelled(self, parts: Parts, node: Node) -> None:
+        self.a.cancel()
+
+    def on_info(self, parts: Parts, node: Node) -> None:
+        """Lines that are understood and carry nothing the event log needs ("Hand was run twice")."""
+
+    def on_unknown(self, parts: Parts, node: Node | _Line) -> None:
+        self.a.unrecognised(node.text)
+
+
+_SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+
+
+def _regex_parts(node: Node, out: Parts) -> None:
+    if isinstance(node, RegexNode):
+        out.append((node.expr_name, node.match.groupdict()))
+        return
+    for c in node.children:
+        _regex_parts(c, out)
+
+
+HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
+    name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
+}
+
+_ID_RE = re.compile(r"(?:#|HandId: #)([\w-]+)")
+
+
+def quick_id(line: str) -> str | None:
+    """The hand id of a header line, read loosely (for findings on hands that cannot be read)."""
+    m = _ID_RE.search(line)
+    return m.group(1) if m else None
+
+
+def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.Hand | None, list[Finding]]:
+    """Read one hand of a text format.  Returns the Hand (or None when it cannot be read) and its findings.
+
+    With ``fast`` the body lines are matched one by one (see :meth:`PegVisitor.read_lines`);
+    ``fast=False`` parses the whole hand with parsimonious.  The two give identical results.
+    """
+    hid = quick_id(chunk.lines[0] if chunk.lines else "")
+    text = chunk.text
+    min_decimals = 0
+    g = grammar.grammar
+    for _attempt in range(2):
+        a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), min_decimals)
+        v = PegVisitor(grammar, a)
+        try:
+            if fast:
+                try:
+                    head = g["hand_head"].match(text)
+                    n = text.count("\n", 0, head.end) + 1
+                    if head.end < len(text) and text[head.end] != "\n":
+                        raise _Slow
+                    v.walk(head)
+                    v.read_lines(chunk.lines[n:], chunk.first_line + n)
+                except (_Slow, ParseError):
+                    a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), min_decimals)
+                    v = PegVisitor(grammar, a)
+                    v.walk(g["hand"].parse(text))
+            else:
+                v.walk(g["hand"].parse(text))
+        except (ParseError, IncompleteParseError) as e:
+            return None, [_p001(chunk, e, hid)]
+        except ReadFailure as e:
+            # Chips printed with decimals at a table whose stakes have none (some Winamax
+            # tournaments print 292.50 chips): read the hand again in hundredths, so that every
+            # amount stays exact.
+            if e.code == "P006" and 0 < e.needed <= MAX_DECIMALS and a.decimals < e.needed and not min_decimals:
+                min_decimals = max(2, e.needed)
+                continue
+            return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
+                                              site=chunk.site, hand_id=hid)]  # fmt: skip
+        break
+    return a.build(), a.findings
+
+
+def _p001(chunk: Chunk, e: ParseError, hid: str | None) -> Finding:
+    line = e.line() or 1
+    col = e.column() or 1
+    expected = e.expr.name if e.expr is not None and e.expr.name else str(e.expr)
+    src = chunk.lines[line - 1] if 0 < line <= len(chunk.lines) else ""
+    return F.make("P001", chunk.path, chunk.first_line + line - 1, col,
+                  f"the {chunk.site} grammar could not read this hand: expected {expected} at line "
+                  f"{chunk.first_line + line - 1}, column {col}: {src[:100]!r}",
+                  site=chunk.site, hand_id=hid, expected=expected)  # fmt: skip

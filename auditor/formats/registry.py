@@ -1,0 +1,289 @@
+"""The registry of formats: one entry (a *format card*) per format hhaudit reads or recognises.
+
+A format card is a TOML file beside the grammars (``grammars/<name>.toml``).  It says:
+
+* ``name``, ``title``: the format's id (``Hand.site``) and how people call it;
+* how a hand is read: ``grammars = [...]`` (a chain of ``.peg`` files, see :mod:`auditor.formats.peg`)
+  or ``reader = "package.module"`` (a module with a ``Reader`` class for XML/JSON/TOML documents);
+* how a hand is detected: ``detect = "rule"`` names the grammar rule whose pattern starts a hand (the
+  pattern is *taken from the grammar*, never written twice); a document reader's module has
+  ``SNIFF``, a pattern of the document's first line;
+* ``[facts]``: its export facts (:class:`~auditor.formats.facts.ExportFacts`), and ``[brands.NAME]``
+  the facts of a brand that prints differently (a clone of the format), chosen by the header group
+  ``brand_group``;
+* ``[profile]``: its house rules (a :class:`~auditor.profiles.Profile` built on a rule book).
+
+A card with ``status = "recognised"`` and a ``recognise`` pattern names a format hhaudit does not
+read yet: a file of it gets a P003 finding that names the site, not a guess.
+
+Unknown formats are never judged by another format's facts: a hand's facts come from its own card.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from auditor.findings import Finding
+from auditor.formats.chunk import Chunk
+from auditor.formats.facts import ExportFacts
+from auditor.profiles import Profile, profile_from_mapping
+
+if TYPE_CHECKING:
+    from auditor.model import Hand
+
+
+def grammar_dir() -> Path:
+    """Where the bundled grammars and format cards are: inside the installed package, or the checkout."""
+    packaged = resources.files("auditor") / "grammars"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent.parent / "grammars"
+
+
+class Reader(Protocol):
+    """What a format's reader does: one chunk in, a Hand (or None) and findings out."""
+
+    def read(self, chunk: Chunk) -> tuple[Hand | None, list[Finding]]: ...
+
+
+class DocumentReader(Reader, Protocol):
+    """A reader of whole documents (XML, JSON, TOML): it also splits a file into hand chunks."""
+
+    def split(self, lines: list[tuple[int, str]], path: str) -> Iterator[Chunk | Finding]: ...
+
+
+_RULE_DEF = re.compile(r"^(\w+)\s*=\s*(.+?)\s*$", re.M)
+_REGEX_LIT = re.compile(r'~r"((?:[^"\\]|\\.)*)"(\w*)')
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+@dataclass
+class Format:
+    """One format card, loaded."""
+
+    name: str
+    title: str
+    card: Path
+    grammars: tuple[Path, ...] = ()
+    detect: str = "header"
+    reader_module: str | None = None
+    brand_group: str | None = None
+    facts: ExportFacts = field(default_factory=ExportFacts)
+    brands: dict[str, ExportFacts] = field(default_factory=dict)
+    profile: Profile | None = None
+    status: str = "supported"
+    recognise: str | None = None
+    notes: str = ""
+
+    @property
+    def supported(self) -> bool:
+        return self.status == "supported"
+
+    @property
+    def is_document(self) -> bool:
+        return self.reader_module is not None
+
+    @cached_property
+    def grammar_text(self) -> str:
+        from auditor.formats.peg import compose
+
+        return compose(self.grammars)
+
+    @cached_property
+    def reader(self) -> Reader:
+        """The reader, built on first use (compiling a grammar costs time: formats not met cost nothing)."""
+        if self.reader_module is not None:
+            module = importlib.import_module(self.reader_module)
+            r: Reader = module.Reader(self)
+            return r
+        from auditor.formats.peg import PegGrammar, read_hand
+
+        grammar = PegGrammar.compile(self.name, self.grammars)
+
+        class _Peg:
+            def read(self, chunk: Chunk) -> tuple[Hand | None, list[Finding]]:
+                return read_hand(grammar, chunk)
+
+        return _Peg()
+
+    @cached_property
+    def peg(self) -> Any:
+        """The compiled grammar of a text format (tests and tools that need the parse tree)."""
+        from auditor.formats.peg import PegGrammar
+
+        return PegGrammar.compile(self.name, self.grammars)
+
+    def header_pattern(self) -> str:
+        """The pattern that starts a hand of this format, as the grammar (or reader module) writes it.
+
+        Taken from the grammar text without compiling it, so detection costs nothing at start-up:
+        the ``detect`` rule, or the first term of it when it is a sequence, down to a regex.
+        """
+        if self.is_document:
+            return str(importlib.import_module(self.reader_module or "").SNIFF)
+        if not self.supported:
+            return self.recognise or ""
+        defs: dict[str, str] = {}
+        for m in _RULE_DEF.finditer(self.grammar_text):
+            defs[m.group(1)] = m.group(2)  # the last definition wins, as in parsimonious
+        rule = self.detect
+        for _ in range(10):
+            body = defs.get(rule)
+            if body is None:
+                raise ValueError(f"format {self.name}: no grammar rule {rule!r} to detect hands with")
+            lit = _REGEX_LIT.match(body)
+            if lit is not None:
+                flags = "(?i)" if "i" in lit.group(2) else ""
+                return flags + _NAMED_GROUP.sub("(?:", lit.group(1))
+            rule = body.split()[0].rstrip("?*+")
+        raise ValueError(f"format {self.name}: rule {self.detect!r} does not lead to a regex")
+
+    def facts_for(self, brand: str | None) -> ExportFacts:
+        if brand:
+            for name, facts in self.brands.items():
+                if name.lower() == brand.lower():
+                    return facts
+        return self.facts
+
+
+def _load_card(path: Path, search: list[Path]) -> Format:
+    data = tomllib.loads(path.read_text("utf-8"))
+    name = data.get("name") or path.stem
+    known = {"name", "title", "grammars", "detect", "reader", "brand_group", "facts", "brands", "profile",
+             "status", "recognise", "notes"}  # fmt: skip
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {unknown}")
+
+    def find(stem: str) -> Path:
+        for d in [path.parent, *search]:
+            p = d / f"{stem}.peg"
+            if p.is_file():
+                return p
+        raise ValueError(f"{path}: grammar {stem}.peg not found in {[str(d) for d in [path.parent, *search]]}")
+
+    facts = ExportFacts.from_mapping(data.get("facts", {}))
+    brands = {b: ExportFacts.from_mapping(v, facts) for b, v in data.get("brands", {}).items()}
+    prof = data.get("profile")
+    profile = profile_from_mapping(name, prof) if prof is not None else None
+    fmt = Format(
+        name=name,
+        title=data.get("title", name),
+        card=path,
+        grammars=tuple(find(s) for s in data.get("grammars", ())),
+        detect=data.get("detect", "header"),
+        reader_module=data.get("reader"),
+        brand_group=data.get("brand_group"),
+        facts=facts,
+        brands=brands,
+        profile=profile,
+        status=data.get("status", "supported"),
+        recognise=data.get("recognise"),
+        notes=data.get("notes", ""),
+    )
+    if fmt.supported and not fmt.grammars and not fmt.reader_module:
+        raise ValueError(f"{path}: a supported format needs grammars or a reader")
+    if not fmt.supported and not fmt.recognise:
+        raise ValueError(f"{path}: a recognised-only format needs a recognise pattern")
+    return fmt
+
+
+class Registry:
+    """Every format card found in the registered directories (the bundled grammars first)."""
+
+    def __init__(self, directories: list[Path] | None = None) -> None:
+        self.directories: list[Path] = list(directories) if directories is not None else [grammar_dir()]
+        self._formats: dict[str, Format] | None = None
+
+    def add_directory(self, directory: Path | str) -> None:
+        """Register the format cards of another directory (a plug-in format, or a test's toy format)."""
+        self.directories.append(Path(directory))
+        self._reset()
+
+    def remove_directory(self, directory: Path | str) -> None:
+        self.directories.remove(Path(directory))
+        self._reset()
+
+    def _reset(self) -> None:
+        self._formats = None
+        for attr in ("detector", "recognisers", "sniffers"):
+            self.__dict__.pop(attr, None)
+
+    @property
+    def formats(self) -> dict[str, Format]:
+        if self._formats is None:
+            found: dict[str, Format] = {}
+            base = self.directories[:1]
+            for d in self.directories:
+                for card in sorted(d.glob("*.toml")):
+                    fmt = _load_card(card, base)
+                    found[fmt.name] = fmt
+            self._formats = found
+        return self._formats
+
+    def __getitem__(self, name: str) -> Format:
+        return self.formats[name]
+
+    def get(self, name: str) -> Format | None:
+        return self.formats.get(name)
+
+    def supported(self) -> list[Format]:
+        return [f for f in self.formats.values() if f.supported]
+
+    def titles(self) -> str:
+        return ", ".join(f.title for f in self.supported())
+
+    @cached_property
+    def detector(self) -> re.Pattern[str]:
+        """One pattern that matches the first line of a hand of any supported text format; the
+        matching group's name is the format (``fmt_<name>``)."""
+        parts = [f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in self.supported() if not f.is_document]
+        return re.compile("|".join(parts) or "(?!)")
+
+    @cached_property
+    def sniffers(self) -> list[tuple[re.Pattern[str], Format]]:
+        """First-line patterns of document formats (XML/JSON/TOML readers)."""
+        return [(re.compile(f.header_pattern()), f) for f in self.supported() if f.is_document]
+
+    @cached_property
+    def recognisers(self) -> list[tuple[re.Pattern[str], Format]]:
+        return [(re.compile(f.recognise or "(?!)"), f) for f in self.formats.values() if not f.supported]
+
+    def detect(self, line: str) -> str | None:
+        """The format whose hand header starts ``line``, or None."""
+        m = self.detector.match(line)
+        return m.lastgroup[4:] if m is not None and m.lastgroup else None
+
+    def sniff_document(self, line: str) -> Format | None:
+        for pattern, fmt in self.sniffers:
+            if pattern.match(line):
+                return fmt
+        return None
+
+    def recognise(self, line: str) -> Format | None:
+        """A format hhaudit knows of but does not read, whose hands start like ``line``."""
+        for pattern, fmt in self.recognisers:
+            if pattern.search(line):
+                return fmt
+        return None
+
+    def facts_for(self, hand: Hand) -> ExportFacts:
+        fmt = self.get(hand.site)
+        if fmt is None:
+            raise KeyError(f"no format card for {hand.site!r}: its export facts are unknown")
+        return fmt.facts_for(hand.extras.get("brand"))
+
+    def profiles(self) -> dict[str, Profile]:
+        return {f.profile.name: f.profile for f in self.formats.values() if f.profile is not None}
+
+
+#: The registry every command uses.
+REGISTRY = Registry()
