@@ -53,7 +53,7 @@ def keys(findings: list[dict[str, object]], prefix: str = "") -> Counter[tuple[s
 
 
 def test_audit_batch_and_explain_give_the_same_findings(tmp_path: Path) -> None:
-    files = sorted(SITES.glob("*/*.txt")) + [SAMPLES / "disputed_reraise.txt", SAMPLES / "mixed_export.txt"]
+    files = [*sorted(SITES.glob("*/*.txt")), SAMPLES / "disputed_reraise.txt", SAMPLES / "mixed_export.txt"]
     by_audit = keys(audit_findings(files))
     assert by_audit  # the samples have findings
 

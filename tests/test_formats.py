@@ -20,7 +20,7 @@ from auditor.profiles import PROFILES
 
 TOY_PEG = r"""
 # A toy site: PokerStars-family body lines under its own header and table lines.
-header      = ~r"Toy Poker Game (?P<hand_id>\d+) \| (?P<structure>NL) (?P<game>Hold'em) (?P<sb>\d+)/(?P<bb>\d+)<<f_eol>>"
+header      = ~r"Toy Poker Game (?P<hand_id>\d+) \| (?P<structure>NL) (?P<game>Hold.em) (?P<sb>\d)/(?P<bb>\d)<<f_eol>>"
 table       = ~r"Table (?P<table>\w+), (?P<max_seats>\d+) seats, button (?P<button>\d+)<<f_eol>>"
 """
 
