@@ -270,7 +270,7 @@ def read_tables(out_dir: str) -> dict[str, pl.DataFrame]:
     return {n: pl.read_parquet(os.path.join(out_dir, n, "*.parquet")) for n in ("hands", "seats", "events")}
 
 
-def dtype_name(t: pl.DataType | type[pl.DataType]) -> str:
+def dtype_name(t: Any) -> str:
     """A column type as ``docs/schema.md`` writes it: ``Int64``, ``Enum``, ``Datetime(us, UTC)``,
     ``List(String)``, ``List(Struct(label: String, amount: Int64))``."""
     if isinstance(t, type):
