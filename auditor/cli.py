@@ -180,7 +180,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     except OSError as e:
         return _err(f"cannot write {args.output}: {e.strerror or e}")
     opts = Options(color=args.format == "text" and color_wanted(args.color, out), quiet=args.quiet,
-                   statistics=args.statistics, argv=["hhaudit", *sys.argv[1:]])  # fmt: skip
+                   statistics=args.statistics, argv=["hhaudit", *args.argv])  # fmt: skip
     fmt = formatter(args.format, out, opts)
     summary = RunSummary()
     codes = F.selected_codes(st["select"], st["ignore"], st["extend-select"])
@@ -345,6 +345,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "audit":
             return cmd_audit(args)
