@@ -52,7 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
     pr.add_argument("--to", choices=("jsonl", "parquet"), default="parquet", help="table format (default parquet)")
     pr.add_argument("--out", required=True, metavar="DIR", help="directory for hands/seats/events tables")
-    pr.add_argument("--exclude", action="append", metavar="GLOB", help="skip files under a directory that match")
+    pr.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip files under a directory that match (repeatable, or comma-separated)",
+    )
     _add_display(pr, statistics=False)
 
     x = sub.add_parser("explain", help="explain one hand pot by pot: contributions, layers, awards, findings")
@@ -65,10 +70,20 @@ def _parser() -> argparse.ArgumentParser:
 
     batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
 
-    r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
+    r = sub.add_parser(
+        "rules",
+        help="list the rule catalogue, or show one rule's documentation",
+        description="Without CODE: every rule's code, name, default severity and summary. With CODE (or a rule "
+        "name): the rule's documentation — what it checks, why, an example.",
+    )
     r.add_argument("code", nargs="?", help="a rule code or name (e.g. B001 or illegal-reraise)")
 
-    pf = sub.add_parser("profiles", help="list the rule profiles, or show what one profile decides")
+    pf = sub.add_parser(
+        "profiles",
+        help="list the rule profiles, or show what one profile decides",
+        description="Without NAME: every rule profile and the options where it departs from the defaults. With "
+        "NAME: every option of that profile and the rule-book citation each finding code prints.",
+    )
     pf.add_argument("name", nargs="?", help="a profile name (e.g. tda)")
 
     c = sub.add_parser(
@@ -90,7 +105,12 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
     g.add_argument("--select", metavar="SEL", help="only these rules: codes, prefixes, names or ALL (e.g. B,S001)")
     g.add_argument("--extend-select", metavar="SEL", help="rules to add to the selection")
     g.add_argument("--ignore", metavar="SEL", help="rules to skip (an ignore wins over a select)")
-    g.add_argument("--exclude", action="append", metavar="GLOB", help="skip files under a directory that match")
+    g.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip files under a directory that match (repeatable, or comma-separated)",
+    )
     g.add_argument(
         "--rules", metavar="PROFILE", help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site's)"
     )
@@ -109,7 +129,8 @@ def _add_display(p: argparse.ArgumentParser, statistics: bool) -> None:
         g.add_argument("--exit-zero", action="store_true", help="exit 0 even when a finding reaches --fail-on")
         g.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                        help="colour text output: auto (default: on a terminal, unless NO_COLOR is set)")  # fmt: skip
-    g.add_argument("-q", "--quiet", action="store_true", help="print findings only: no summary, notes or progress")
+    quiet = "print findings only: no summary, notes or progress" if statistics else "no summary line, no progress"
+    g.add_argument("-q", "--quiet", action="store_true", help=quiet)
     g.add_argument("--no-progress", action="store_true", help="no progress bar (it is drawn only on a terminal)")
 
 

@@ -69,7 +69,7 @@ def test_unknown_selector_is_a_usage_error(
     ],
 )
 def test_selectors(capsys: pytest.CaptureFixture[str], args: list[str], codes: set[str]) -> None:
-    code, out, _ = audit(capsys, str(SAMPLES), "--format", "json", "--isolated", *args)
+    _code, out, _ = audit(capsys, str(SAMPLES), "--format", "json", "--isolated", *args)
     doc = json.loads(out)
     assert set(doc["summary"]["by_code"]) == codes
     assert doc["summary"]["ignored"] == 4 - len(codes)
