@@ -6,13 +6,18 @@ Exit status: 0 when no finding reaches ``--fail-on``, 1 when one does, 2 on a us
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from auditor import __version__
 from auditor import findings as F
+from auditor.config import ConfigError, Settings
 from auditor.findings import Severity, catalogue
+from auditor.output import FORMATS
+from auditor.output.safe import visible
 from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
@@ -22,34 +27,37 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    a = sub.add_parser("audit", help="audit hand histories and report findings")
+    a = sub.add_parser(
+        "audit",
+        help="audit hand histories and report findings",
+        description="Parse, replay and check every hand of the files, directories (recursive) or standard "
+        "input (-). Settings come from [tool.hhaudit] in pyproject.toml or hhaudit.toml (see `hhaudit config`); "
+        "flags override them. Exit status: 0 no finding reaches --fail-on, 1 one does, 2 usage or I/O error "
+        "(also: no hand-history file found).",
+    )
     a.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
-    a.add_argument("--format", default="text", help="text (default), json, jsonl, sarif or csv")
-    a.add_argument(
-        "--rules",
-        default="",
-        metavar="PROFILE",
-        help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site profile)",
-    )
-    a.add_argument("--select", help="only these codes (comma-separated prefixes, e.g. P,B001)")
-    a.add_argument("--ignore", help="skip these codes (comma-separated prefixes)")
-    a.add_argument(
-        "--fail-on",
-        default="error",
-        help="exit 1 when a finding has this severity or worse: info, warning, error (default) or none",
-    )
-    a.add_argument(
-        "--baseline",
-        metavar="FILE",
-        help="accept the findings of an earlier --format json/jsonl report (keyed by site, hand, code)",
-    )
-    a.add_argument("-o", "--output", help="write the report to this file instead of standard output")
+    a.add_argument("--format", default="text", metavar="FORMAT", help="text (default), " + ", ".join(FORMATS[1:]))
+    _add_settings(a)
+    a.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (parent folders are created)")
     a.add_argument("--html", metavar="DIR", help="also write an HTML report (works offline) into DIR")
+    _add_display(a, statistics=True)
 
-    pr = sub.add_parser("parse", help="write the canonical event log as tables")
-    pr.add_argument("paths", nargs="+", metavar="PATH")
-    pr.add_argument("--to", choices=("jsonl", "parquet"), default="parquet")
+    pr = sub.add_parser(
+        "parse",
+        help="write the canonical event log as tables",
+        description="Write the hands, seats and events tables (and findings.jsonl) of the input; "
+        "the columns are documented in docs/schema.md.",
+    )
+    pr.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or - for stdin")
+    pr.add_argument("--to", choices=("jsonl", "parquet"), default="parquet", help="table format (default parquet)")
     pr.add_argument("--out", required=True, metavar="DIR", help="directory for hands/seats/events tables")
+    pr.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip files under a directory that match (repeatable, or comma-separated)",
+    )
+    _add_display(pr, statistics=False)
 
     x = sub.add_parser("explain", help="explain one hand pot by pot: contributions, layers, awards, findings")
     x.add_argument("path", metavar="PATH", help="a file (or directory, or - for stdin) holding the hand")
@@ -61,45 +69,160 @@ def _parser() -> argparse.ArgumentParser:
 
     batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
 
-    r = sub.add_parser("rules", help="list the rule catalogue, or show one rule's documentation")
-    r.add_argument("code", nargs="?")
+    r = sub.add_parser(
+        "rules",
+        help="list the rule catalogue, or show one rule's documentation",
+        description="Without CODE: every rule's code, name, default severity and summary. With CODE (or a rule "
+        "name): the rule's documentation — what it checks, why, an example.",
+    )
+    r.add_argument("code", nargs="?", help="a rule code or name (e.g. B001 or illegal-reraise)")
 
-    fm = sub.add_parser("formats", help="list the formats hhaudit reads (or recognises), or show one format's card")
-    fm.add_argument("name", nargs="?")
+    pf = sub.add_parser(
+        "profiles",
+        help="list the rule profiles, or show what one profile decides",
+        description="Without NAME: every rule profile and the options where it departs from the defaults. With "
+        "NAME: every option of that profile and the rule-book citation each finding code prints.",
+    )
+    pf.add_argument("name", nargs="?", help="a profile name (e.g. tda)")
+
+    c = sub.add_parser(
+        "config",
+        help="print the settings in force for audit, and where each came from",
+        description="Print the settings `hhaudit audit` would use here: defaults, the configuration file "
+        "found from the working directory up (.hhaudit.toml, hhaudit.toml, pyproject.toml [tool.hhaudit]), "
+        "and the flags given.",
+    )
+    _add_settings(c)
+
+    fm = sub.add_parser(
+        "formats",
+        help="list the formats hhaudit reads (or recognises), or show one format's card",
+        description="Without NAME: every format of the registry. With NAME: its card — the reader, how its "
+        "hands start, what its export prints and never prints, and its house rules.",
+    )
+    fm.add_argument("name", nargs="?", help="a format name (e.g. pokerstars)")
     return p
 
 
+def _add_settings(p: argparse.ArgumentParser) -> None:
+    """The options that a configuration file can also set (None: not given on the command line)."""
+    g = p.add_argument_group("settings (override the configuration file)")
+    g.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the one found")
+    g.add_argument("--isolated", action="store_true", help="ignore configuration files")
+    g.add_argument("--select", metavar="SEL", help="only these rules: codes, prefixes, names or ALL (e.g. B,S001)")
+    g.add_argument("--extend-select", metavar="SEL", help="rules to add to the selection")
+    g.add_argument("--ignore", metavar="SEL", help="rules to skip (an ignore wins over a select)")
+    g.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip files under a directory that match (repeatable, or comma-separated)",
+    )
+    g.add_argument(
+        "--rules", metavar="PROFILE", help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site's)"
+    )
+    g.add_argument(
+        "--fail-on", metavar="SEVERITY", help="exit 1 when a finding is this bad: info, warning, error (default), none"
+    )
+    g.add_argument(
+        "--baseline", metavar="FILE", help="accept the findings of an earlier json/jsonl report (site, hand, code)"
+    )
+
+
+def _add_display(p: argparse.ArgumentParser, statistics: bool) -> None:
+    g = p.add_argument_group("display")
+    if statistics:
+        g.add_argument("--statistics", action="store_true", help="count findings by rule instead of listing them")
+        g.add_argument("--exit-zero", action="store_true", help="exit 0 even when a finding reaches --fail-on")
+        g.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour text output: auto (default: on a terminal, unless NO_COLOR is set)")  # fmt: skip
+    quiet = "print findings only: no summary, notes or progress" if statistics else "no summary line, no progress"
+    g.add_argument("-q", "--quiet", action="store_true", help=quiet)
+    g.add_argument("--no-progress", action="store_true", help="no progress bar (it is drawn only on a terminal)")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """Defaults < configuration file < flags; raises ConfigError or SelectorError."""
+    from auditor.config import resolve
+
+    def split(v: str | None) -> list[str] | None:
+        return None if v is None else [x.strip() for x in v.split(",") if x.strip()]
+
+    excl = None if not args.exclude else [g for e in args.exclude for g in split(e) or []]
+    flags = {"select": split(args.select), "extend-select": split(args.extend_select), "ignore": split(args.ignore),
+             "exclude": excl, "rules": args.rules, "fail-on": args.fail_on, "baseline": args.baseline}  # fmt: skip
+    st = resolve(flags, args.config, args.isolated)
+    F.selected_codes(st["select"], st["ignore"], st["extend-select"])  # check every selector now
+    for sels in st["per-file-ignores"].values():
+        F.resolve_all(sels)
+    return st
+
+
+def _open_output(path: str | None) -> TextIO:
+    """Standard output, or ``path`` opened for writing with its parent folders created; OSError."""
+    if not path:
+        return sys.stdout
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    return open(path, "w", encoding="utf-8", newline="")
+
+
+def _err(msg: str) -> int:
+    print(f"hhaudit: {visible(msg)}", file=sys.stderr)
+    return 2
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
-    from auditor.output import formatter
+    from auditor.inputs import collect, progress
+    from auditor.output import Options, RunSummary, color_wanted, formatter
 
     try:
-        fail_on = None if args.fail_on.lower() == "none" else Severity.parse(args.fail_on)
-    except ValueError as e:
-        print(f"hhaudit: {e}", file=sys.stderr)
-        return 2
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+        st = _settings(args)
+    except (ConfigError, ValueError) as e:
+        return _err(str(e))
     try:
-        fmt = formatter(args.format, out)
+        fail_on = None if st["fail-on"].lower() == "none" else Severity.parse(st["fail-on"])
     except ValueError as e:
-        print(f"hhaudit: {e}", file=sys.stderr)
-        return 2
-    if args.rules and args.rules not in PROFILES:
-        print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
-        return 2
+        return _err(str(e))
+    if args.format not in FORMATS:
+        return _err(f"unknown format {args.format!r}; choose from {', '.join(FORMATS)}")
+    if args.statistics and args.format not in ("text", "json", "jsonl"):
+        return _err("--statistics works with --format text, json or jsonl")
+    rules_name = st["rules"]
+    if rules_name and rules_name not in PROFILES:
+        return _err(f"unknown rule profile {rules_name!r}; choose from {', '.join(PROFILES)}")
+    baseline = st["baseline"]
     try:
-        accepted = F.load_baseline(args.baseline) if args.baseline else set()
+        accepted = F.load_baseline(baseline) if baseline else set()
     except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"hhaudit: cannot read baseline {args.baseline}: {e}", file=sys.stderr)
+        return _err(f"cannot read baseline {baseline}: {e}")
+    inputs = collect(args.paths, st["exclude"], st.base)
+    if not inputs.files:
+        where = ", ".join(args.paths)
+        print(f"hhaudit: warning: no hand-history file found in {visible(where)}"
+              + (f" ({inputs.excluded} excluded)" if inputs.excluded else ""), file=sys.stderr)  # fmt: skip
         return 2
-    summary = Summary()
-    sel = F.selector(args.select, args.ignore)
+    try:
+        out = _open_output(args.output)
+    except OSError as e:
+        return _err(f"cannot write {args.output}: {e.strerror or e}")
+    opts = Options(color=args.format == "text" and color_wanted(args.color, out), quiet=args.quiet,
+                   statistics=args.statistics, argv=["hhaudit", *args.argv])  # fmt: skip
+    fmt = formatter(args.format, out, opts)
+    summary = RunSummary()
+    codes = F.selected_codes(st["select"], st["ignore"], st["extend-select"])
+    per_file = [(g, F.resolve_all(c)) for g, c in st["per-file-ignores"].items()]
+    from auditor.config import matches
 
     def keep(f: F.Finding) -> bool:
-        if not sel(f.code):
+        if f.code not in codes or any(f.code in c and matches(f.path, [g], st.base) for g, c in per_file):
+            summary.ignored += 1
             return False
         if accepted and F.baseline_key(f) in accepted:
             summary.baselined += 1
             return False
+        summary.count(f)
         return True
 
     collector = None
@@ -108,43 +231,58 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
         collector = Collector()
     worst = 0
+    items = iter_parsed(inputs.files, summary, keep, rules_name, on_hand=collector.on_hand if collector else None)
     try:
-        for hand, fs in iter_parsed(args.paths, summary, keep, args.rules,
-                                    on_hand=collector.on_hand if collector else None):  # fmt: skip
+        for hand, fs in progress(items, summary, len(inputs.files), enabled=not (args.quiet or args.no_progress)):
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
                 if collector is not None and hand is None and f.line is not None and f.code in ("P003", "P004"):
                     collector.on_loose(f)
     except SourceError as e:
-        print(f"hhaudit: {e}", file=sys.stderr)
-        return 2
+        return _err(str(e))
+    summary.files_skipped, summary.excluded = inputs.skipped, inputs.excluded
+    code = 1 if fail_on is not None and worst >= int(fail_on) and not args.exit_zero else 0
+    opts.exit_code = code
     fmt.close(summary)
     if out is not sys.stdout:
         out.close()
+    if summary.files and not summary.hands_seen and not args.quiet:
+        print(f"hhaudit: warning: no hand found in {summary.files} file(s)", file=sys.stderr)
     if collector is not None:
         from auditor.report.views import write_report
 
-        index = write_report(args.html, summary, collector, args.rules)
-        print(f"hhaudit: HTML report written to {index}", file=sys.stderr)
-    return 1 if fail_on is not None and worst >= int(fail_on) else 0
+        index = write_report(args.html, summary, collector, rules_name)
+        if not args.quiet:
+            print(f"hhaudit: HTML report written to {index}", file=sys.stderr)
+    return code
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from auditor.inputs import collect, progress
     from auditor.tables import write_tables
 
     summary = Summary()
-    try:
-        write_tables(iter_parsed(args.paths, summary, rules=None), args.out, args.to)
-    except SourceError as e:
-        print(f"hhaudit: {e}", file=sys.stderr)
+    excl = [g.strip() for e in args.exclude or [] for g in e.split(",") if g.strip()]
+    inputs = collect(args.paths, excl, Path.cwd())
+    if not inputs.files:
+        print(f"hhaudit: warning: no hand-history file found in {visible(', '.join(args.paths))}", file=sys.stderr)
         return 2
+    items = iter_parsed(inputs.files, summary, rules=None)
+    try:
+        write_tables(progress(items, summary, len(inputs.files), enabled=not (args.quiet or args.no_progress)),
+                     args.out, args.to)  # fmt: skip
+    except SourceError as e:
+        return _err(str(e))
+    except OSError as e:
+        return _err(f"cannot write {args.out}: {e.strerror or e}")
     s = summary
-    print(
-        f"{s.hands_seen} hands seen, {s.hands_parsed} parsed, {s.hands_failed} failed; "
-        f"tables written to {args.out} ({args.to})",
-        file=sys.stderr,
-    )
+    if not args.quiet:
+        print(
+            f"{s.hands_seen} hands seen, {s.hands_parsed} parsed, {s.hands_failed} failed; "
+            f"tables written to {visible(args.out)} ({args.to})",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -187,14 +325,46 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.code:
-        r = catalogue().get(args.code.upper())
+        known = catalogue()
+        r = known.get(args.code.upper()) or next((x for x in known.values() if x.name == args.code.lower()), None)
         if r is None:
-            print(f"hhaudit: no rule {args.code!r}; `hhaudit rules` lists them", file=sys.stderr)
-            return 2
+            near = F.suggest(args.code)
+            hint = f"; did you mean {near}?" if near else ""
+            return _err(f"no rule {args.code!r}{hint} (`hhaudit rules` lists them)")
         print(f"{r.code} {r.name} ({r.severity})\n\n{r.doc}")
         return 0
-    for r in sorted(catalogue().values(), key=lambda r: r.code):
-        print(f"{r.code}  {r.name:<24} {r.severity!s:<8} {r.summary}")
+    rules = sorted(catalogue().values(), key=lambda r: r.code)
+    width = max(len(r.name) for r in rules)
+    for r in rules:
+        print(f"{r.code}  {r.name:<{width}}  {r.severity!s:<7}  {r.summary}")
+    return 0
+
+
+def cmd_profiles(args: argparse.Namespace) -> int:
+    from auditor.profiles_view import render_profile, render_table
+
+    if args.name:
+        p = PROFILES.get(args.name.lower())
+        if p is None:
+            import difflib
+
+            near = difflib.get_close_matches(args.name.lower(), list(PROFILES), n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            return _err(f"no rule profile {args.name!r}{hint}; choose from {', '.join(PROFILES)}")
+        sys.stdout.write(render_profile(p))
+        return 0
+    sys.stdout.write(render_table(list(PROFILES.values())))
+    return 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from auditor.config import render
+
+    try:
+        st = _settings(args)
+    except (ConfigError, ValueError) as e:
+        return _err(str(e))
+    sys.stdout.write(render(st))
     return 0
 
 
@@ -230,6 +400,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "audit":
             return cmd_audit(args)
@@ -243,6 +414,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from auditor.batch import cli as batch_cli
 
             return batch_cli.run(args)
+        if args.command == "profiles":
+            return cmd_profiles(args)
+        if args.command == "config":
+            return cmd_config(args)
         return cmd_rules(args)
     except BrokenPipeError:
         return 0

@@ -154,21 +154,95 @@ def make(
     )
 
 
-def _codes(spec: str | Iterable[str] | None) -> tuple[str, ...]:
+class SelectorError(ValueError):
+    """A ``--select`` / ``--ignore`` selector that names no rule (a usage error, exit status 2)."""
+
+
+FAMILIES = {"P": "parse", "H": "hand structure", "B": "betting", "S": "table stakes", "A": "pots and awards",
+            "D": "descriptions"}  # fmt: skip
+
+
+def _split(spec: str | Iterable[str] | None) -> list[str]:
     if spec is None:
-        return ()
+        return []
     if isinstance(spec, str):
         spec = spec.split(",")
-    return tuple(s.strip().upper() for s in spec if s.strip())
+    return [s.strip() for s in spec if s.strip()]
+
+
+def suggest(word: str) -> str | None:
+    """The registered code, rule name or family letter nearest to ``word`` (difflib), if any is near."""
+    import difflib
+
+    up = word.upper()
+    codes = sorted(RULES)
+    names = sorted(r.name for r in RULES.values())
+    for pool, text in ((codes, up), (names, word.lower())):
+        hit = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
+        if hit:
+            return hit[0]
+    if up[:1] in FAMILIES and up[1:].isdigit():  # a code of a real family: the nearest number in it
+        fam = [c for c in codes if c[0] == up[0]]
+        if fam:
+            return min(fam, key=lambda c: abs(int(c[1:]) - int(up[1:].ljust(3, "0")[:3])))
+    code_like = re.fullmatch(r"[A-Z]\d+", up) is not None
+    hit = difflib.get_close_matches(up, codes, n=1, cutoff=0.0 if code_like else 0.4)
+    return hit[0] if hit else None
+
+
+def resolve(selector: str) -> frozenset[str]:
+    """The rule codes one selector stands for.
+
+    A selector is ``ALL``, a rule code (``B001``, any case), a code prefix (``B``, ``B00``) that
+    starts at least one registered code, or a rule name (``illegal-reraise``).  Anything else
+    raises :class:`SelectorError`, naming the nearest code or name.
+    """
+    s = selector.strip()
+    if s.upper() == "ALL":
+        return frozenset(RULES)
+    by_name = [c for c, r in RULES.items() if r.name == s.lower()]
+    if by_name:
+        return frozenset(by_name)
+    up = s.upper()
+    if re.fullmatch(r"[A-Z]\d{0,3}", up):
+        hits = frozenset(c for c in RULES if c.startswith(up))
+        if hits:
+            return hits
+    near = suggest(s)
+    hint = f"; did you mean {near}?" if near else ""
+    raise SelectorError(f"unknown rule selector {selector!r}{hint} (`hhaudit rules` lists codes and names)")
+
+
+def resolve_all(spec: str | Iterable[str] | None) -> frozenset[str]:
+    """The union of the codes of comma-separated (or listed) selectors; raises SelectorError."""
+    out: set[str] = set()
+    for s in _split(spec):
+        out |= resolve(s)
+    return frozenset(out)
+
+
+def selected_codes(
+    select: str | Iterable[str] | None,
+    ignore: str | Iterable[str] | None,
+    extend_select: str | Iterable[str] | None = None,
+) -> frozenset[str]:
+    """The codes in force: ``select`` (every rule when empty) plus ``extend_select``, minus ``ignore``.
+
+    An ignore always wins over a select, however specific either is.  Raises SelectorError.
+    """
+    base = resolve_all(select) if _split(select) else frozenset(RULES)
+    return (base | resolve_all(extend_select)) - resolve_all(ignore)
 
 
 def selector(select: str | Iterable[str] | None, ignore: str | Iterable[str] | None) -> Callable[[str], bool]:
-    """A predicate on codes: selected by prefix (all when empty) and not ignored by prefix."""
-    sel, ign = _codes(select), _codes(ignore)
+    """A predicate on codes: the codes :func:`selected_codes` keeps.  Raises SelectorError on an
+    unknown selector.  Codes not in the registry (none should exist) are kept unless ignored by prefix."""
+    codes = selected_codes(select, ignore)
+    ign = tuple(s.upper() for s in _split(ignore))
 
     def keep(code: str) -> bool:
-        if sel and not code.startswith(sel):
-            return False
+        if code in RULES:
+            return code in codes
         return not (ign and code.startswith(ign))
 
     return keep

@@ -1,9 +1,15 @@
 """The canonical event log as polars tables: ``hands``, ``seats`` and ``events``.
 
-Schemas are explicit (see :data:`HANDS`, :data:`SEATS`, :data:`EVENTS`); money columns are
-``Int64`` minor units, with ``decimals`` on the hand saying how many decimal places one unit has.
-``hand_no`` numbers the hands of one run and joins the three tables (a hand id alone is not unique
-across sites and files).
+Schemas are explicit (see :data:`HANDS_TABLE`, :data:`SEATS`, :data:`EVENTS`, documented column
+by column in ``docs/schema.md``); money columns are ``Int64`` minor units, with ``decimals`` on the
+hand saying how many decimal places one unit has.  Every table carries ``site``, ``hand_id`` and
+``hand_key`` (``site:hand_id:path:first_line``), which is unique even when a hand id is repeated
+(duplicates, re-exports) and the same in every output of the same file, so tables of two runs join
+on it (or on ``site`` and ``hand_id``).  ``hand_no`` numbers the hands of one output only.
+Enumerations (site, game, structure, event type, street, kind) are ``pl.Enum`` columns with the
+model's values; ``start_utc`` is the hand's start as a UTC timestamp (:func:`auditor.times.utc_of`).
+
+:data:`HANDS` and :func:`hand_row` are the base hand columns the batch audit store also uses.
 
 ``write_tables`` streams: rows are gathered in batches and written as numbered part files, so
 memory stays bounded on large inputs.
@@ -13,14 +19,52 @@ from __future__ import annotations
 
 import json
 import os
+import typing
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, get_args
 
 import polars as pl
 
 from auditor import model as M
 from auditor.findings import Finding
+from auditor.times import utc_of
+
+
+def _literal(t: Any) -> list[str]:
+    return [str(v) for v in get_args(t)]
+
+
+def _event_types() -> list[type[M.Event]]:
+    """The event classes of the model (every subclass of Event defined in auditor.model)."""
+    found = [c for c in vars(M).values() if isinstance(c, type) and issubclass(c, M.Event) and c is not M.Event]
+    return sorted(found, key=lambda c: c.__name__)
+
+
+def _kinds() -> list[str]:
+    vals: list[str] = []
+    for c in _event_types():
+        hint = typing.get_type_hints(c).get("kind")
+        for v in _literal(hint) if hint is not None else []:
+            if v not in vals:
+                vals.append(v)
+    return vals
+
+
+def _sites() -> list[str]:
+    """Every format of the registry (the bundled format cards), sorted."""
+    from auditor.formats import REGISTRY
+
+    return sorted(REGISTRY.formats)
+
+
+SITE = pl.Enum(_sites())
+GAME = pl.Enum(_literal(M.Game))
+STRUCTURE = pl.Enum(_literal(M.Structure))
+STREET = pl.Enum(_literal(M.Street))
+EVENT_TYPE = pl.Enum([c.__name__ for c in _event_types()])
+KIND = pl.Enum(_kinds())
+KEY: dict[str, pl.DataType] = {"hand_key": pl.String(), "site": SITE, "hand_id": pl.String(), "hand_no": pl.Int64()}
 
 _POT = pl.List(pl.Struct({"label": pl.String, "amount": pl.Int64}))
 
@@ -54,9 +98,19 @@ HANDS: dict[str, pl.DataType] = {
     "extras": pl.String(),
 }
 
+_TYPED: dict[str, pl.DataType] = {"game": GAME, "structure": STRUCTURE, "currency": pl.Categorical()}
+
+HANDS_TABLE: dict[str, pl.DataType] = {
+    **KEY,
+    **{k: _TYPED.get(k, v) for k, v in HANDS.items() if k not in KEY},
+    "start_utc": pl.Datetime("us", "UTC"),
+    "zone": pl.String(),
+    "zone_assumed": pl.Boolean(),
+}
+"""The ``hands`` table written by ``hhaudit parse`` (see docs/schema.md)."""
+
 SEATS: dict[str, pl.DataType] = {
-    "hand_no": pl.Int64(),
-    "hand_id": pl.String(),
+    **KEY,
     "seat": pl.Int16(),
     "player": pl.String(),
     "stack": pl.Int64(),
@@ -66,16 +120,15 @@ SEATS: dict[str, pl.DataType] = {
 }
 
 EVENTS: dict[str, pl.DataType] = {
-    "hand_no": pl.Int64(),
-    "hand_id": pl.String(),
+    **KEY,
     "seq": pl.Int32(),
-    "type": pl.String(),
+    "type": EVENT_TYPE,
     "line": pl.Int64(),
     "col": pl.Int32(),
-    "street": pl.String(),
+    "street": STREET,
     "run": pl.Int8(),
     "player": pl.String(),
-    "kind": pl.String(),
+    "kind": KIND,
     "amount": pl.Int64(),
     "increment": pl.Int64(),
     "to": pl.Int64(),
@@ -106,15 +159,31 @@ def hand_row(no: int, h: M.Hand) -> dict[str, Any]:
     return row
 
 
+def hand_key(h: M.Hand) -> str:
+    """``site:hand_id:path:first_line``: unique per hand, and the same in every output of a file."""
+    return f"{h.site}:{h.hand_id}:{h.path}:{h.first_line}"
+
+
+def table_hand_row(no: int, h: M.Hand) -> dict[str, Any]:
+    """A row of the ``hands`` table: the base row, the key, and the start time in UTC."""
+    row = hand_row(no, h)
+    utc, zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    row.update(hand_key=hand_key(h), start_utc=utc, zone=zone, zone_assumed=assumed if utc else None)
+    return row
+
+
 def seat_rows(no: int, h: M.Hand) -> Iterator[dict[str, Any]]:
+    key = hand_key(h)
     for s in h.seats:
-        yield {"hand_no": no, "hand_id": h.hand_id, "seat": s.seat, "player": s.player, "stack": s.stack,
-               "bounty": s.bounty, "sitting_out": s.sitting_out, "line": s.line}  # fmt: skip
+        yield {
+            "hand_key": key, "site": h.site, "hand_no": no, "hand_id": h.hand_id, "seat": s.seat,
+            "player": s.player, "stack": s.stack, "bounty": s.bounty, "sitting_out": s.sitting_out, "line": s.line,
+        }  # fmt: skip
 
 
-def event_row(no: int, hand_id: str, seq: int, e: M.Event) -> dict[str, Any]:
+def event_row(no: int, h: M.Hand, seq: int, e: M.Event, key: str | None = None) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(_EVENT_KEYS)
-    row.update(hand_no=no, hand_id=hand_id, seq=seq, type=type(e).__name__)
+    row.update(hand_key=key or hand_key(h), site=h.site, hand_no=no, hand_id=h.hand_id, seq=seq, type=type(e).__name__)
     for f in fields(e):
         v = getattr(e, f.name)
         if f.name in ("pots", "fees"):
@@ -138,11 +207,12 @@ def frames(hands: Iterable[M.Hand], start: int = 0) -> tuple[pl.DataFrame, pl.Da
     sr: list[dict[str, Any]] = []
     er: list[dict[str, Any]] = []
     for i, h in enumerate(hands, start):
-        hr.append(hand_row(i, h))
+        hr.append(table_hand_row(i, h))
         sr.extend(seat_rows(i, h))
-        er.extend(event_row(i, h.hand_id, j, e) for j, e in enumerate(h.events))
+        key = hand_key(h)
+        er.extend(event_row(i, h, j, e, key) for j, e in enumerate(h.events))
     return (
-        pl.DataFrame(hr, schema=HANDS, orient="row") if hr else pl.DataFrame(schema=HANDS),
+        pl.DataFrame(hr, schema=HANDS_TABLE, orient="row") if hr else pl.DataFrame(schema=HANDS_TABLE),
         pl.DataFrame(sr, schema=SEATS, orient="row") if sr else pl.DataFrame(schema=SEATS),
         pl.DataFrame(er, schema=EVENTS, orient="row") if er else pl.DataFrame(schema=EVENTS),
     )
@@ -199,3 +269,23 @@ def write_tables(
 def read_tables(out_dir: str) -> dict[str, pl.DataFrame]:
     """Read back a Parquet table directory written by :func:`write_tables`."""
     return {n: pl.read_parquet(os.path.join(out_dir, n, "*.parquet")) for n in ("hands", "seats", "events")}
+
+
+def dtype_name(t: Any) -> str:
+    """A column type as ``docs/schema.md`` writes it: ``Int64``, ``Enum``, ``Datetime(us, UTC)``,
+    ``List(String)``, ``List(Struct(label: String, amount: Int64))``."""
+    if isinstance(t, type):
+        return t.__name__
+    if isinstance(t, pl.Enum):
+        return "Enum"
+    if isinstance(t, pl.Datetime):
+        return f"Datetime({t.time_unit}, {t.time_zone})"
+    if isinstance(t, pl.List):
+        return f"List({dtype_name(t.inner)})"
+    if isinstance(t, pl.Struct):
+        return "Struct(" + ", ".join(f"{f.name}: {dtype_name(f.dtype)}" for f in t.fields) + ")"
+    return str(t.base_type().__name__)
+
+
+SCHEMAS: dict[str, dict[str, pl.DataType]] = {"hands": HANDS_TABLE, "seats": SEATS, "events": EVENTS}
+"""The three tables ``hhaudit parse`` writes, by name."""

@@ -16,11 +16,35 @@ def money(hand: Hand, amount: int | None) -> str:
     return format_minor(amount, hand.decimals, hand.currency, hand.play_money)
 
 
+_AMOUNT_KEYS = ("expected", "actual", "facing", "full_raise")
+_NOT_MONEY = frozenset({"B010"})  # counts raises, not money
+
+
+def money_unit(hand: Hand, code: str, data: dict[str, Any]) -> dict[str, Any] | None:
+    """What the integer amounts of a finding's data are: ``{"currency", "decimals", "play_money",
+    "fields"}`` (the keys holding money in minor units), or None when the data has no amount."""
+    if code in _NOT_MONEY:
+        return None
+
+    def is_amount(v: Any) -> bool:
+        if isinstance(v, list):
+            return bool(v) and all(is_amount(x) for x in v)
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    keys = [k for k in _AMOUNT_KEYS if k in data and is_amount(data[k])]
+    if not keys:
+        return None
+    return {"currency": hand.currency, "decimals": hand.decimals, "play_money": hand.play_money, "fields": keys}
+
+
 def flag(t: Trace, code: str, line: int | None, col: int | None, message: str, cite: str | None = None,
          **data: Any) -> Finding:  # fmt: skip
     """A finding on the hand of ``t`` whose message ends with the rule it applies (``cite``, or as
-    the trace's profile cites the code)."""
+    the trace's profile cites the code); money in its data is labelled with its unit."""
     h, profile = t.hand, t.profile
     cite = cite or profile.cite(code)
+    unit = money_unit(h, code, data)
+    if unit is not None:
+        data["money"] = unit
     return F.make(code, h.path, line, col, f"{message} ({cite})", site=h.site, hand_id=h.hand_id,
                   profile=profile.name, rule=cite, **data)  # fmt: skip
