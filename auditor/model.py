@@ -302,12 +302,6 @@ class Hand:
     def is_tournament(self) -> bool:
         return self.tournament_id is not None
 
-    def seat_of(self, player: str) -> Seat | None:
-        for s in self.seats:
-            if s.player == player:
-                return s
-        return None
-
 
 def as_dict(hand: Hand) -> dict[str, object]:
     """A JSON-ready view of a hand: header facts, seats, and events tagged with their type."""

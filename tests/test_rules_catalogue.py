@@ -8,7 +8,7 @@ import pytest
 
 from auditor.findings import CODE_RE, catalogue
 from auditor.formats import REGISTRY
-from auditor.formats.peg import REQUIRED_RULES
+from auditor.formats.peg import GROUPS_READ, REQUIRED_RULES
 from auditor.profiles import PROFILES
 
 RULES = catalogue()
@@ -50,3 +50,10 @@ def test_grammar_defines_the_shared_rule_names(site: str) -> None:
     for name in REQUIRED_RULES:
         assert name in g.grammar
     assert g.lines[-1].handler == "unknown", "the last line rule catches everything (P002)"
+
+
+@pytest.mark.parametrize("site", TEXT_FORMATS)
+def test_every_grammar_group_is_read(site: str) -> None:
+    g = REGISTRY[site].peg.grammar
+    groups = {n for name in g for n in getattr(getattr(g[name], "re", None), "groupindex", {})}
+    assert groups <= GROUPS_READ, f"{site}: groups no handler reads: {sorted(groups - GROUPS_READ)}"

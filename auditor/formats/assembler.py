@@ -29,7 +29,7 @@ class ReadFailure(Exception):
 
 
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
-EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode")
+EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name")
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 

@@ -17,6 +17,9 @@ same grammar's ``entry`` alternatives (ordered choice: the first that matches wi
 ``rest = (nl entry?)*`` does without building a tree.  A hand the fast path cannot read exactly is
 parsed whole by parsimonious, so errors are reported as the grammar reports them;
 ``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.
+
+Why one module of ~400 lines: grammar composition, the line matcher and the visitor's
+handlers form one contract (the group names of ``GROUPS_READ``).
 """
 
 from __future__ import annotations
@@ -36,12 +39,23 @@ from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats import vocab as V
-from auditor.formats.assembler import HandAssembler, ReadFailure
+from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
 #: optional: ``entry`` lists the ones a format prints, each named for the handler that reads it.
 REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unknown", "f_amount")
+
+#: The named groups the handlers read: line values, and the header and table facts the assembler
+#: keeps.  A grammar's group outside this set would be read by nobody (a test forbids that).
+GROUPS_READ = frozenset({
+    "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
+    "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
+    "fee", "insurance", "what", "text",
+    "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
+    "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
+    *EXTRA_FACTS,
+})  # fmt: skip
 
 #: Most decimals an amount may need before a hand is read again in finer units.
 MAX_DECIMALS = 4

@@ -1,10 +1,13 @@
-"""The betting state machine (RULES.md §4-B): replays a hand's events and records, for every
-wager, the facts the rules need — who was due to act, the amount to call, the minimum raise-to,
+"""The betting state machine (docs/rules.md, "How a hand is judged"): replays a hand's events and
+records, for every wager, the facts the rules need — who was due to act, the amount to call, the minimum raise-to,
 whether betting was re-opened for the actor, the pot-limit maximum, fixed-limit sizes, stacks.
 
 The replay applies each action exactly as the site printed it; it never corrects a history.  The
 facts of a step are taken *before* the action is applied, so a rule compares what the player did
 with what the rules allowed at that moment.
+
+Why one module of ~500 lines: the state machine is one class whose handlers share its state;
+the rules read its ``Step`` facts and never re-derive them.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Pots and awards (RULES.md §4-C, §4-D, §4-E): what the pot should have been and who should have
-been paid, derived from the replay's contributions and the cards shown — never from the site's
+"""Pots and awards (docs/rules.md, "How a hand is judged"): what the pot should have been and who
+should have been paid, derived from the replay's contributions and the cards shown — never from the site's
 collect lines, which the rules compare against.
 
 Steps:

@@ -1,5 +1,9 @@
 """A-codes (pots, awards, rake) and D001 (hand descriptions): the site's money claims against the
-pots, returns and awards the replay derives (``auditor/replay/pots.py``)."""
+pots, returns and awards the replay derives (``auditor/replay/pots.py``).
+
+Why one module of ~500 lines: the A-codes share one comparison of derived and printed payments
+(``_compare``); splitting them would split that comparison.
+"""
 
 from __future__ import annotations
 
@@ -389,7 +393,7 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         yield flag(t, "A009", line, col,
                       f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
                       f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
-                      expected=want, actual=pt.rake, cite="the profile's rake table (RULES.md §4-E)")  # fmt: skip
+                      expected=want, actual=pt.rake, cite="the profile's rake table")  # fmt: skip
 
 
 def expected_rake(p: Profile, total: int) -> int | None:
