@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+from functools import cache
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -107,6 +108,7 @@ def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Ca
             raise ValueError(f"rule {code} has no docstring")
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
+        checks.cache_clear()
         RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0], stage,
                            fn if stage in ("hand", "pots") else None)  # fmt: skip
         return fn
@@ -121,9 +123,10 @@ def catalogue() -> dict[str, Rule]:
     return RULES
 
 
-def checks(stage: Stage) -> list[Callable[..., Any]]:
-    """The checks of one stage, in code order."""
-    return [r.check for _, r in sorted(catalogue().items()) if r.stage == stage and r.check is not None]
+@cache
+def checks(stage: Stage) -> tuple[Callable[..., Any], ...]:
+    """The checks of one stage, in code order (computed once; a new registration resets it)."""
+    return tuple(r.check for _, r in sorted(catalogue().items()) if r.stage == stage and r.check is not None)
 
 
 def make(
