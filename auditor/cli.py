@@ -232,7 +232,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.html:
         from auditor.report.views import Collector
 
-        collector = Collector()
+        try:
+            collector = Collector(args.html)
+        except OSError as e:
+            return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
     worst = 0
     items = iter_parsed(inputs.files, summary, keep, rules_name, on_hand=collector.on_hand if collector else None)
     try:
@@ -255,7 +258,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if collector is not None:
         from auditor.report.views import write_report
 
-        index = write_report(args.html, summary, collector, rules_name)
+        try:
+            index = write_report(args.html, summary, collector, rules_name)
+        except OSError as e:
+            return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
+        finally:
+            collector.close()
         if not args.quiet:
             print(f"hhaudit: HTML report written to {index}", file=sys.stderr)
     return code
@@ -316,7 +324,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 from auditor.report import write
                 from auditor.report.views import explain_page
 
-                write(Path(args.html), explain_page(r.audited, item, r.findings))
+                try:
+                    write(Path(args.html), explain_page(r.audited, item, r.findings))
+                except OSError as e:
+                    return _err(f"cannot write {args.html}: {e.strerror or e}")
                 print(f"hhaudit: explanation written to {args.html}", file=sys.stderr)
             return 1 if any(f.severity == "error" for f in x.findings) else 0
     except SourceError as e:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import enum
 import inspect
-from functools import cache
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal, TypeVar
 
 

@@ -15,6 +15,8 @@ import codecs
 import io
 import itertools
 import os
+import re
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,10 +27,16 @@ from auditor.findings import Finding
 from auditor.formats.chunk import Chunk
 from auditor.formats.registry import REGISTRY
 
-BLOCK = 1 << 20
+BLOCK = 1 << 18
+BULK = 1 << 18  # bytes of 8-bit text decoded at once
 SNIFF = 1 << 16
+#: A hand is read up to this many lines and characters; a larger one is not read (``P007`` where
+#: the limit was reached, ``P001`` for the hand).  Real hands are a few KB.
 MAX_HAND_LINES = 5000
-MAX_LINE_CHARS = 1 << 20
+MAX_HAND_CHARS = 1 << 20
+#: A line is read up to this many bytes; the rest of a longer one is skipped (``P007`` inside a
+#: hand; outside a hand it is text that belongs to no hand, ``P003``).
+MAX_LINE_BYTES = 1 << 16
 # Files that other tools keep next to hand histories (fpdb sidecars, golden files, notes, code).
 # Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
 SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".md", ".py", ".ts", ".pyc", ".parquet")
@@ -40,82 +48,260 @@ __all__ = ["Chunk", "FileInfo", "expand_paths", "open_source", "read_stream", "r
 class FileInfo:
     """What was read from one source: size, encoding, and how many hand headers it held."""
 
-    path: str
+    path: str  # as shown (display_path)
     size: int
     encoding: str
     hands: int = 0
+    source: str = ""  # the path as given, to open the file again
+
+
+_UTF16 = ("utf-16-le", "utf-16-be")
+_TERM8 = re.compile(rb"\r\n|\r|\n")
+# One UTF-16 line: code units that are not CR or LF (a unit is two bytes), then its line break.
+_LINE16 = {
+    "utf-16-le": re.compile(rb"(?:[^\r\n].|[\r\n][^\x00])*", re.S),
+    "utf-16-be": re.compile(rb"(?:[^\x00].|\x00[^\r\n])*", re.S),
+}
+_CR16 = {"utf-16-le": (b"\r\x00", b"\n\x00"), "utf-16-be": (b"\x00\r", b"\x00\n")}
+
+
+def _end16(mode: str, buf: bytes, pos: int, limit: int) -> int:
+    """Where the UTF-16 line starting at ``pos`` ends (its line break, or ``limit``)."""
+    m = _LINE16[mode].match(buf, pos, limit)
+    return m.end() if m is not None else pos
+
+
+_NOT_NUL = re.compile(rb"[^\x00]")
+_WINDOW = 128
+
+
+def _looks_like(window: bytes) -> str:
+    """What the bytes at the start of a line look like: ``nul`` (a run of NULs), ``utf-16-le``,
+    ``utf-16-be`` (NULs in every other byte, as ASCII text in UTF-16 has) or ``8bit``."""
+    if not window.strip(b"\x00"):
+        return "nul"
+    n = len(window) // 2
+    if n < 2:
+        return ""  # too short to tell: as before
+    even = window[0 : 2 * n : 2].count(0)
+    odd = window[1 : 2 * n : 2].count(0)
+    if odd * 4 >= n and even * 8 < n:
+        return "utf-16-le"
+    if even * 4 >= n and odd * 8 < n:
+        return "utf-16-be"
+    return "8bit"
+
+
+def _eight_bit_codec(sample: bytes) -> str:
+    """utf-8 if ``sample`` (the start of an 8-bit part) is valid UTF-8, else cp1252."""
+    for bom in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        cut = sample.find(bom)
+        if cut >= 0:
+            sample = sample[:cut]
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
 
 
 def sniff_encoding(head: bytes) -> tuple[str, int]:
-    """Guess the encoding of a file from its first bytes; returns (codec, bytes of BOM to skip)."""
-    if head.startswith(codecs.BOM_UTF8):
-        n = 0
-        while head.startswith(codecs.BOM_UTF8, n):
-            n += len(codecs.BOM_UTF8)
-        return "utf-8", n
-    if head.startswith(codecs.BOM_UTF16_LE):
-        return "utf-16-le", 2
-    if head.startswith(codecs.BOM_UTF16_BE):
-        return "utf-16-be", 2
-    sample = head[:4096]
-    if sample.count(0) * 4 >= len(sample) > 0:
-        even = sample[0::2].count(0)
-        odd = sample[1::2].count(0)
-        return ("utf-16-le" if odd >= even else "utf-16-be"), 0
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8", 0
-    except UnicodeDecodeError:
-        return "cp1252", 0
+    """Guess the encoding of the start of a file; returns (codec, bytes to skip: BOMs, leading NULs).
+
+    :func:`iter_lines` applies the same test again at every line start where the bytes change
+    shape, so a file whose parts were exported in different encodings is read part by part.
+    """
+    skip = 0
+    while True:
+        if head.startswith(codecs.BOM_UTF8, skip):
+            while head.startswith(codecs.BOM_UTF8, skip):
+                skip += len(codecs.BOM_UTF8)
+            return "utf-8", skip
+        if head.startswith(codecs.BOM_UTF16_LE, skip):
+            return "utf-16-le", skip + 2
+        if head.startswith(codecs.BOM_UTF16_BE, skip):
+            return "utf-16-be", skip + 2
+        shape = _looks_like(head[skip : skip + _WINDOW])
+        if shape == "nul":
+            m = _NOT_NUL.search(head, skip)
+            if m is None:
+                return "utf-8", len(head)
+            skip = m.start()
+            continue
+        if shape in _UTF16:
+            return shape, skip
+        return _eight_bit_codec(head[skip : skip + SNIFF]), skip
+
+
+def _p004(path: str, lineno: int, line: str, codec: str) -> Finding:
+    return F.make("P004", path, lineno, line.index("\ufffd") + 1,
+                  f"bytes that are not valid {codec} on this line were replaced by U+FFFD", encoding=codec)  # fmt: skip
+
+
+def _cut_message(n: int) -> str:
+    return f"line longer than {MAX_LINE_BYTES:,} bytes: its first {MAX_LINE_BYTES:,} bytes were read, {n:,} skipped"
 
 
 def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[int, str] | Finding]:
-    """Decode ``stream`` block by block and yield (line number, text) pairs.
+    """Decode ``stream`` and yield (line number, text) pairs, in memory bounded by the block size.
 
-    Trailing whitespace and stray NULs / BOMs are removed from each line (columns of the
-    remaining text are unchanged).  Undecodable bytes yield a P004 finding at their line.
+    The encoding is decided again wherever the bytes change shape at a line start (a byte-order
+    mark, NULs in every other byte, a run of NULs), so a UTF-16 export followed by a UTF-8 one,
+    or a file that starts with a run of NULs, is read whole.  CR, LF and CRLF each end a line,
+    mixed in one file.  Trailing whitespace and stray NULs / BOMs are removed from each line
+    (columns of the remaining text are unchanged).  Undecodable bytes yield a P004 finding at
+    their line; a line longer than :data:`MAX_LINE_BYTES` a P007 (its first bytes are kept); a
+    read error a P008, which ends the file.
     """
-    head = stream.read(SNIFF)
-    encoding, skip = sniff_encoding(head)
-    info.encoding = encoding
-    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
-    sample = head.decode(encoding, errors="replace")
-    cr_only = "\r" in sample and "\n" not in sample  # classic Mac line endings
-    pending = ""
+    buf = b""
+    pos = 0
+    eof = False
+    mode = ""  # "", "8bit", "utf-16-le", "utf-16-be"
+    codec8 = ""  # utf-8 or cp1252, decided at the first 8-bit part
+    used: list[str] = []
     lineno = 0
-    block: bytes = head[skip:]
     reported = 0
+    checked = -1  # the buffer position whose shape was last checked
+    slow_until = 0  # 8-bit text up to here is read line by line (it holds a long line)
+
+    def use(codec: str) -> None:
+        if codec not in used:
+            used.append(codec)
+            info.encoding = "+".join(used)
+
     while True:
-        final = not block
-        text = pending + decoder.decode(block, final=final)
-        if cr_only:
-            text = text.replace("\r", "\n")
-        parts = text.split("\n")
-        pending = "" if final else parts.pop()
-        if len(pending) > MAX_LINE_CHARS:
-            # a "line" longer than any hand history prints (a file with no line breaks): cut it,
-            # so that memory stays bounded; it becomes unrecognised text, reported as such
-            parts.append(pending)
-            pending = ""
-        if final and parts and parts[-1] == "":
-            parts.pop()
-        for raw in parts:
-            lineno += 1
-            line = raw.replace("\x00", "").lstrip("\ufeff").rstrip(" \t\r\u00a0")
-            if "\ufffd" in line and reported < 50:
-                reported += 1
-                yield F.make(
-                    "P004",
-                    path,
-                    lineno,
-                    line.index("\ufffd") + 1,
-                    f"bytes that are not valid {encoding} on this line were replaced by U+FFFD",
-                    encoding=encoding,
-                )
-            yield lineno, line
-        if final:
+        if not eof and len(buf) - pos < MAX_LINE_BYTES + 8:
+            try:
+                data = stream.read(BLOCK)
+            except OSError as e:
+                yield F.make("P008", path, lineno + 1, None, f"reading stopped: {e.strerror or e}", error=str(e))
+                return
+            buf = buf[pos:] + data
+            checked -= pos
+            pos = 0
+            eof = not data
+            continue
+        if pos >= len(buf):
             break
-        block = stream.read(BLOCK)
+        # ---- the common case: a run of 8-bit lines without NULs, decoded and split at once
+        if mode == "8bit" and pos >= slow_until and buf[pos] not in (0, 0xFE, 0xFF):
+            stop = min(len(buf), pos + BULK)
+            nul = buf.find(b"\x00", pos, stop)
+            stop = nul if nul >= 0 else stop
+            if eof and stop == len(buf):
+                end = stop
+            else:
+                end = max(buf.rfind(b"\n", pos, stop), buf.rfind(b"\r", pos, stop - 1)) + 1
+            if end > pos:
+                text = buf[pos:end].decode(codec8, errors="replace")
+                parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+                if max(map(len, parts)) > MAX_LINE_BYTES // 4:
+                    slow_until = end  # a long line: read this run line by line, with the limit
+                    continue
+                if text[-1:] in ("\n", "\r"):
+                    parts.pop()
+                pos = end
+                for raw_line in parts:
+                    lineno += 1
+                    line = raw_line.lstrip("\ufeff").rstrip(" \t\r\u00a0")
+                    if "\ufffd" in line and reported < 50:
+                        reported += 1
+                        yield _p004(path, lineno, line, codec8)
+                    yield lineno, line
+                continue
+        # ---- at a line start: byte-order marks, NUL runs, and the shape of the bytes
+        if mode != "8bit" or buf[pos] in (0, 0xEF, 0xFE, 0xFF) or checked == pos:
+            if buf.startswith(codecs.BOM_UTF8, pos):
+                while buf.startswith(codecs.BOM_UTF8, pos):
+                    pos += len(codecs.BOM_UTF8)
+                if mode != "8bit":
+                    mode, codec8 = "8bit", codec8 or "utf-8"
+                continue
+            if buf.startswith(codecs.BOM_UTF16_LE, pos) or buf.startswith(codecs.BOM_UTF16_BE, pos):
+                mode = "utf-16-le" if buf.startswith(codecs.BOM_UTF16_LE, pos) else "utf-16-be"
+                pos += 2
+                continue
+            shape = _looks_like(buf[pos : pos + _WINDOW])
+            if shape == "nul":
+                m = _NOT_NUL.search(buf, pos)
+                pos = m.start() if m else len(buf)
+                continue
+            shape = shape or mode or "8bit"
+            if mode == "" or mode in _UTF16 or shape in _UTF16:
+                if shape == "8bit" and mode != "8bit":
+                    codec8 = codec8 or _eight_bit_codec(buf[pos : pos + SNIFF])
+                mode = shape
+            checked = pos
+        codec = codec8 if mode == "8bit" else mode
+        use(codec)
+        # ---- find the end of the line
+        limit = min(len(buf), pos + MAX_LINE_BYTES + 4)
+        end = nxt = -1
+        if mode == "8bit":
+            t = _TERM8.search(buf, pos, limit)
+            if t is not None:
+                end, nxt = t.start(), t.end()
+            if checked != pos and buf.find(b"\x00", pos, end if end >= 0 else limit) >= 0:
+                checked = pos  # NULs inside an 8-bit line: UTF-16 text may start here, look again
+                continue
+        else:
+            e16 = _end16(mode, buf, pos, limit)
+            cr, lf = _CR16[mode]
+            if buf.startswith(lf, e16) and e16 + 2 <= limit:
+                end, nxt = e16, e16 + 2
+            elif buf.startswith(cr, e16) and e16 + 2 <= limit:
+                end, nxt = e16, e16 + 2 + (2 if buf.startswith(lf, e16 + 2) else 0)
+        skipped = 0
+        if end < 0:
+            if eof and len(buf) - pos <= MAX_LINE_BYTES:
+                end = nxt = len(buf)
+            else:
+                end = pos + MAX_LINE_BYTES
+                if mode != "8bit":
+                    end -= (end - pos) % 2
+                nxt = -1
+        raw = buf[pos:end]
+        lineno += 1
+        if nxt < 0:
+            # an over-long line: keep its start, skip the rest up to the next line break
+            pos = end
+            while True:
+                found: tuple[int, int] | None = None
+                if mode == "8bit":
+                    t = _TERM8.search(buf, pos)
+                    if t is not None and (t.group() != b"\r" or t.end() < len(buf) or eof):
+                        found = (t.start(), t.end())
+                    keep = t.start() if t is not None else len(buf)
+                else:
+                    keep = _end16(mode, buf, pos, len(buf))
+                    cr, lf = _CR16[mode]
+                    if buf.startswith(lf, keep):
+                        found = (keep, keep + 2)
+                    elif buf.startswith(cr, keep) and (len(buf) >= keep + 4 or eof):
+                        found = (keep, keep + (4 if buf.startswith(lf, keep + 2) else 2))
+                if found is not None or eof:
+                    skipped += (found[0] if found else len(buf)) - pos
+                    pos = found[1] if found else len(buf)
+                    break
+                skipped += keep - pos
+                try:
+                    data = stream.read(BLOCK)
+                except OSError as e:
+                    yield F.make("P008", path, lineno, None, f"reading stopped: {e.strerror or e}", error=str(e))
+                    return
+                buf, pos, eof = buf[keep:] + data, 0, not data
+                checked = -1
+            yield F.make("P007", path, lineno, MAX_LINE_BYTES + 1, _cut_message(skipped),
+                         limit=MAX_LINE_BYTES, skipped=skipped)  # fmt: skip
+        else:
+            pos = nxt
+        line = raw.decode(codec, errors="replace").replace("\x00", "").lstrip("\ufeff").rstrip(" \t\r\u00a0")
+        if "\ufffd" in line and reported < 50:
+            reported += 1
+            yield _p004(path, lineno, line, codec)
+        yield lineno, line
+    if not used:
+        info.encoding = "utf-8"
 
 
 def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: FileInfo) -> Iterator[Chunk | Finding]:
@@ -126,6 +312,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     overflow = False
     stray_first: int | None = None
     stray_count = 0
+    chars = 0
     other = None  # a format hhaudit knows of but does not read, met outside any hand
 
     def flush() -> Chunk | None:
@@ -143,7 +330,8 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     it = iter(lines)
     for item in it:
         if isinstance(item, Finding):
-            yield item
+            if item.code != "P007" or site is not None:
+                yield item  # a cut line outside any hand is counted with the stray text (P003)
             continue
         lineno, line = item
         if not sniffed and line.strip():
@@ -164,6 +352,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             site, start, overflow = s, lineno, False
             info.hands += 1
             buf = [line]
+            chars = len(line) + 1
             continue
         if site is None:
             if line.strip():
@@ -173,8 +362,14 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                 if other is None and stray_count <= 200:
                     other = REGISTRY.recognise(line)
             continue
-        if len(buf) >= MAX_HAND_LINES:
+        if overflow:
+            continue
+        chars += len(line) + 1
+        if len(buf) >= MAX_HAND_LINES or chars > MAX_HAND_CHARS:
             overflow = True
+            yield F.make("P007", path, lineno, 1,
+                         f"hand larger than {MAX_HAND_LINES:,} lines or {MAX_HAND_CHARS:,} characters: "
+                         "the rest of it is not read", site=site, lines=len(buf), chars=chars)  # fmt: skip
             continue
         buf.append(line)
     c = flush()
@@ -199,23 +394,52 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         )
 
 
+class Unreadable(io.BytesIO):
+    """What :func:`open_source` returns for a source it will not or cannot read: no bytes, and why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(b"")
+        self.reason = reason
+
+
+def display_path(path: str) -> str:
+    """``path`` as text that every output can encode: bytes of a file name that are not valid
+    UTF-8 (kept by Python as surrogates) are shown as ``\\xNN``."""
+    if path.isascii():
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def read_stream(stream: BinaryIO, path: str, size: int = -1) -> tuple[FileInfo, Iterator[Chunk | Finding]]:
-    """Read one binary stream; returns its :class:`FileInfo` (filled in as it is read) and items."""
-    info = FileInfo(path, size, "unknown")
-    return info, split_hands(iter_lines(stream, path, info), path, info)
+    """Read one binary stream; returns its :class:`FileInfo` (filled in as it is read) and items.
+
+    Findings, chunks and the file info carry :func:`display_path` of ``path``; ``FileInfo.source``
+    keeps ``path`` itself.  An :class:`Unreadable` stream yields one P008 finding.
+    """
+    shown = display_path(path)
+    info = FileInfo(shown, size, "unknown", source=path)
+    if isinstance(stream, Unreadable):
+        info.encoding = "unreadable"
+        return info, iter([F.make("P008", shown, None, None, stream.reason)])
+    return info, split_hands(iter_lines(stream, shown, info), shown, info)
 
 
 def expand_paths(paths: Iterable[str], skipped: list[str] | None = None) -> Iterator[str]:
     """Files named, and files under directories named (recursively, sorted), ``-`` for stdin.
 
     Under a directory, files whose suffix marks them as another tool's sidecar (``.hp``, ``.json``
-    ...) are skipped; a file named explicitly is always read.
+    ...) are skipped; a file named explicitly is always read.  Symbolic links to directories are
+    not followed (no loops); a directory that cannot be listed is yielded itself, and
+    :func:`open_source` says why it is not read.
     """
+    failed: list[str] = []
     for p in paths:
         if p == "-" or not os.path.isdir(p):
             yield p
             continue
-        for root, dirs, files in os.walk(p):
+        for root, dirs, files in os.walk(p, onerror=lambda e: failed.append(str(e.filename))):
+            yield from sorted(failed)
+            failed.clear()
             dirs.sort()
             for name in sorted(files):
                 if name.lower().endswith(SKIP_SUFFIXES) or name.startswith("."):
@@ -223,14 +447,52 @@ def expand_paths(paths: Iterable[str], skipped: list[str] | None = None) -> Iter
                         skipped.append(os.path.join(root, name))
                     continue
                 yield os.path.join(root, name)
+        yield from sorted(failed)
+
+
+#: Paths that name a pipe on purpose (``hhaudit audit <(zcat hands.gz)``, ``/dev/stdin``).
+PIPE_PATHS = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/")
+_KINDS = {
+    stat.S_IFDIR: "a directory that cannot be listed",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
 
 
 def open_source(path: str) -> tuple[BinaryIO, int]:
-    """Open a path (or ``-`` for standard input) for binary reading; raises OSError."""
+    """Open a path (or ``-`` for standard input) for binary reading.
+
+    Raises OSError only when ``path`` does not exist at all (a usage error).  A source that exists
+    but cannot be read (permissions, a dangling link, a link loop), and special files (FIFOs,
+    devices, sockets: reading them could block or never end) are returned as :class:`Unreadable`,
+    which :func:`read_stream` reports as P008.  The file is opened non-blocking and checked on
+    its descriptor, so a FIFO swapped in after listing cannot hang the run.
+    """
     if path == "-":
-        return sys.stdin.buffer, -1
-    f = open(path, "rb")  # noqa: SIM115 - closed by the caller
-    return f, os.fstat(f.fileno()).st_size
+        if sys.stdin is None or sys.stdin.closed:
+            return Unreadable("standard input is closed"), -1
+        try:
+            return sys.stdin.buffer, -1
+        except (AttributeError, ValueError):
+            return Unreadable("standard input cannot be read as bytes"), -1
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        if not os.path.lexists(path):
+            raise
+        return Unreadable(f"cannot read {display_path(path)}: a symbolic link to a missing file"), -1
+    except OSError as e:
+        return Unreadable(f"cannot read {display_path(path)}: {e.strerror or e}"), -1
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) and not (stat.S_ISFIFO(st.st_mode) and path.startswith(PIPE_PATHS)):
+        os.close(fd)
+        kind = _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
+        return Unreadable(f"{display_path(path)} is {kind}: skipped, only regular files are read"), -1
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb"), st.st_size if stat.S_ISREG(st.st_mode) else -1
 
 
 def read_text(text: str, path: str = "<text>") -> Iterator[Chunk | Finding]:

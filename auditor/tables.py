@@ -201,6 +201,39 @@ def event_row(no: int, h: M.Hand, seq: int, e: M.Event, key: str | None = None) 
     return row
 
 
+_BITS: dict[type, int] = {pl.Int8: 7, pl.Int16: 15, pl.Int32: 31, pl.Int64: 63}
+
+
+def _fits(v: object, bits: int) -> bool:
+    return not isinstance(v, int) or -(1 << bits) <= v < (1 << bits)
+
+
+def fit_rows(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> list[dict[str, Any]]:
+    """Make ``rows`` fit ``schema``'s integer columns: a value beyond its column's type (a seat of
+    40,000 in an ``Int16``, an amount of 2^63 minor units) becomes null instead of failing the
+    whole batch of rows.  Such values come only from corrupted input; the hand's findings say so."""
+    checks: list[tuple[str, int, str]] = []  # column, bits, how: "v" value, "l" list, "s" list of structs
+    for name, dt in schema.items():
+        if type(dt) in _BITS:
+            checks.append((name, _BITS[type(dt)], "v"))
+        elif isinstance(dt, pl.List) and type(dt.inner) in _BITS:
+            checks.append((name, _BITS[type(dt.inner)], "l"))
+        elif dt == _POT:
+            checks.append((name, 63, "s"))
+    for row in rows:
+        for name, bits, how in checks:
+            v = row.get(name)
+            if v is None:
+                continue
+            if how == "v" and not _fits(v, bits):
+                row[name] = None
+            elif how == "l" and not all(_fits(x, bits) for x in v):
+                row[name] = [x if _fits(x, bits) else None for x in v]
+            elif how == "s" and not all(_fits(x.get("amount"), bits) for x in v):
+                row[name] = [{**x, "amount": x.get("amount") if _fits(x.get("amount"), bits) else None} for x in v]
+    return rows
+
+
 def frames(hands: Iterable[M.Hand], start: int = 0) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The three tables for ``hands`` (numbered from ``start``)."""
     hr: list[dict[str, Any]] = []
@@ -212,9 +245,11 @@ def frames(hands: Iterable[M.Hand], start: int = 0) -> tuple[pl.DataFrame, pl.Da
         key = hand_key(h)
         er.extend(event_row(i, h, j, e, key) for j, e in enumerate(h.events))
     return (
-        pl.DataFrame(hr, schema=HANDS_TABLE, orient="row") if hr else pl.DataFrame(schema=HANDS_TABLE),
-        pl.DataFrame(sr, schema=SEATS, orient="row") if sr else pl.DataFrame(schema=SEATS),
-        pl.DataFrame(er, schema=EVENTS, orient="row") if er else pl.DataFrame(schema=EVENTS),
+        pl.DataFrame(fit_rows(hr, HANDS_TABLE), schema=HANDS_TABLE, orient="row")
+        if hr
+        else pl.DataFrame(schema=HANDS_TABLE),
+        pl.DataFrame(fit_rows(sr, SEATS), schema=SEATS, orient="row") if sr else pl.DataFrame(schema=SEATS),
+        pl.DataFrame(fit_rows(er, EVENTS), schema=EVENTS, orient="row") if er else pl.DataFrame(schema=EVENTS),
     )
 
 

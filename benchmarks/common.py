@@ -75,7 +75,6 @@ def load_sources(corpus: Path | str) -> list[Source]:
 
 def split_sources(sources: Iterable[Source], site: str = "pokerstars") -> Split:
     """Decode and split every source with :func:`auditor.ingest.read_stream`; keep chunks of ``site``."""
-    from auditor import rules as _rules  # noqa: F401  (registers the rule codes findings refer to)
     from auditor.findings import Finding
     from auditor.ingest import read_stream
 

@@ -26,12 +26,13 @@ OMAHA_HOLES = ["Ah Kd As Kh", "Qc Qs Jh Jc", "7h 6h 5c 4c", "Jd Tc 8d 8h", "9s 9
 
 def close_round(hb: HandBuilder) -> None:
     """Everyone still to act calls (or checks): the betting round ends the plain way."""
+    from auditor.formats import REGISTRY
     from auditor.profiles import for_hand
     from auditor.replay.betting import Replay
 
     for _ in range(20):
         h = hb.hand()
-        r = Replay(h, for_hand(h.site, None))
+        r = Replay(h, for_hand(h.site, None), REGISTRY.facts_for(h))
         r.run()
         nxt = r.next_to_act()
         if nxt is None:
@@ -252,6 +253,7 @@ def main() -> None:
                      basic)  # fmt: skip
     pairs["H003"] = (edit("cash_nlhe_basic.txt", ("Table 'Andromeda IV' 6-max", "Table 'Andromeda IV' 4-max"),
                           ("Seat 4: dave", "Seat 7: dave"), ("Seat 4: dave", "Seat 7: dave")), basic)  # fmt: skip
+    pairs["H004"] = (edit("cash_nlhe_basic.txt", ("Dealt to alice [Ah Kd]", "Dealt to alice [Ah Kd Qh]")), basic)
     pairs["P001"] = (edit("cash_nlhe_basic.txt", ("Table 'Andromeda IV' 6-max Seat #2 is the button\n", "")), basic)
     pairs["P002"] = (edit("cash_nlhe_basic.txt", ("dave: checks\n", "dave: checks\ndave: stares at the flop\n")),
                      basic)  # fmt: skip
@@ -259,6 +261,9 @@ def main() -> None:
     pairs["P005"] = ("\n".join(basic.splitlines()[:16]) + "\n", basic)
     pairs["P006"] = (edit("cash_nlhe_basic.txt", ("Seat 4: dave ($10 in chips)", "Seat 4: dave ($10.00001 in chips)")),
                      basic)  # fmt: skip
+    # P007: a line of 70,000 characters inside a hand (the limit is 64 KiB)
+    long_line = 'dave said, "' + "z" * 70_000 + '"'
+    pairs["P007"] = (edit("cash_nlhe_basic.txt", ("dave: checks\n", f"dave: checks\n{long_line}\n")), basic)
     pairs["A001"] = (edit("cash_nlhe_basic.txt", ("Uncalled bet ($0.40) returned to alice\n", "")), basic)
     pairs["A002"] = (edit("cash_nlhe_basic.txt", ("Total pot $0.65", "Total pot $0.75")), basic)
     pairs["A010"] = (edit("cash_nlhe_basic.txt", ("alice collected $0.62", "alice collected $0.63")), basic)

@@ -23,9 +23,8 @@ from typing import Any
 import polars as pl
 
 from auditor import __version__, report
-from auditor import rules as _rules  # noqa: F401  (registers the rule catalogue: names and severities)
 from auditor.batch import store as S
-from auditor.findings import RULES
+from auditor.findings import catalogue
 from auditor.report import Page
 
 SEVERITIES = ("error", "warning", "info")
@@ -242,7 +241,7 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
 
     by_site = findings.filter(in_shown).group_by("site", S.NIGHT).agg(n=pl.len()).collect()
     by_code = findings.filter(in_shown).group_by("code", S.NIGHT).agg(n=pl.len()).collect()
-    notes = {c: f"{r.name} ({r.severity})" for c, r in RULES.items()}
+    notes = {c: f"{r.name} ({r.severity})" for c, r in catalogue().items()}
 
     flagged = findings.filter(pl.col("hand_no").is_not_null())
     hand = pl.struct("file_key", "hand_no")
@@ -375,14 +374,20 @@ def render(view: StoreView) -> str:
 
 
 def write_store_report(store: str, out: str, nights: int = 14, top: int = 20) -> str:
-    """Write ``OUT/index.html`` and ``OUT/static/report.css``; returns the path of index.html."""
+    """Write ``OUT/index.html`` and ``OUT/static/report.css``; returns the path of index.html.
+
+    ``nights`` and ``top`` must be positive (0 nights: every night); anything else is a
+    :class:`ReportError`, as is a store that cannot be read or an output that cannot be written.
+    """
+    if top < 1 or nights < 0:
+        raise ReportError(f"--top must be at least 1 and --nights at least 0 (got --top {top}, --nights {nights})")
     try:
         view = build_view(store, nights, top)
     except (OSError, pl.exceptions.PolarsError) as e:
         raise ReportError(f"cannot read the audit store {store}: {e}") from e
     html = render(view)
     try:
-        report.copy_static(Path(out))
+        report.copy_static(report.safe_dir(Path(out)))
         index = os.path.join(out, "index.html")
         report.write(Path(index), html)
     except OSError as e:

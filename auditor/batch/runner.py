@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 import sys
 import time
 from collections import Counter
@@ -41,7 +42,7 @@ from auditor.batch.engines import EngineError, Runner, engine
 from auditor.batch.progress import Progress, duration
 from auditor.batch.work import FileResult, FileTask
 from auditor.findings import Severity
-from auditor.ingest import expand_paths
+from auditor.ingest import display_path, expand_paths
 from auditor.profiles import PROFILES
 
 #: Test hook: seconds every worker sleeps after each Parquet part it writes (to kill a run mid-file).
@@ -144,8 +145,13 @@ def check(opts: Options) -> str:
     return night
 
 
-def list_files(sources: Sequence[str]) -> list[tuple[str, int]]:
-    """(absolute path, size) of every file under ``sources``, each once, in listing order."""
+def list_files(sources: Sequence[str], special: list[str] | None = None) -> list[tuple[str, int]]:
+    """(absolute path, size) of every file under ``sources``, each once, in listing order.
+
+    Special files (FIFOs, devices, sockets, links to them) are never handed to a worker: reading
+    one could block the batch forever (and keep the store locked) or never end.  Their paths go
+    to ``special``.
+    """
     seen: set[str] = set()
     out: list[tuple[str, int]] = []
     for p in expand_paths(sources):
@@ -154,10 +160,15 @@ def list_files(sources: Sequence[str]) -> list[tuple[str, int]]:
             continue
         seen.add(ap)
         try:
-            size = os.stat(ap).st_size
+            st = os.stat(ap)
         except OSError:
-            size = 0  # the worker records why it cannot be read
-        out.append((ap, size))
+            out.append((ap, 0))  # the worker records why it cannot be read
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            if special is not None:
+                special.append(ap)
+            continue
+        out.append((ap, st.st_size))
     return out
 
 
@@ -255,8 +266,11 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
                              e.hand_parts, e.finding_parts)  # fmt: skip
 
-    files = list_files(opts.sources)
+    special: list[str] = []
+    files = list_files(opts.sources, special)
     tally.files_seen = len(files)
+    for path in special[:MAX_ERRORS_LOGGED]:
+        tally.messages.append(f"{display_path(path)}: not a regular file (a FIFO, device or socket): skipped")
     pause = float(os.environ.get(PAUSE_ENV) or 0)
 
     def tasks() -> Iterator[FileTask]:

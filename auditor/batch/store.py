@@ -48,7 +48,7 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import IO
+from typing import IO, Any
 
 import polars as pl
 
@@ -241,10 +241,28 @@ def remove_quietly(path: str) -> bool:
     return True
 
 
-def frame(rows: list[dict[str, object]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    """A DataFrame of ``rows`` (dicts) with exactly ``schema``'s columns and types."""
+def _text(v: object) -> object:
+    """A string that Parquet can hold: surrogates (bytes of a file name that are not UTF-8) escaped."""
+    if isinstance(v, str) and not v.isascii():
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            return v.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    elif isinstance(v, list) and any(isinstance(x, str) for x in v):
+        return [_text(x) for x in v]
+    return v
+
+
+def frame(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A DataFrame of ``rows`` (dicts) with exactly ``schema``'s columns and types.
+
+    Strings that cannot be encoded (a file name that is not valid UTF-8) are escaped and integers
+    beyond their column's type become null (:func:`auditor.tables.fit_rows`): one hostile value
+    never loses the rows written with it.
+    """
     if not rows:
         return pl.DataFrame(schema=schema)
+    rows = tables.fit_rows([{k: _text(v) for k, v in r.items()} for r in rows], schema)
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 

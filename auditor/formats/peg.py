@@ -391,6 +391,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                     v.walk(g["hand"].parse(text))
             else:
                 v.walk(g["hand"].parse(text))
+            hand = a.build()  # header amounts (stakes, ante) are converted here: a bad one is P006 too
         except (ParseError, IncompleteParseError) as e:
             return None, [_p001(chunk, e, hid)]
         except ReadFailure as e:
@@ -403,7 +404,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
             return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
                                               site=chunk.site, hand_id=hid)]  # fmt: skip
         break
-    return a.build(), a.findings
+    return hand, a.findings
 
 
 def _p001(chunk: Chunk, e: ParseError, hid: str | None) -> Finding:

@@ -130,7 +130,11 @@ LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", 
 
 
 def cards_of(text: str | None) -> tuple[str, ...]:
-    return tuple(text.split()) if text else ()
+    """The cards of a printed list.  ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five)
+    lists the hole cards before the hyphen: the rest are board cards, not dealt to the player."""
+    if not text:
+        return ()
+    return tuple(text.split("-", 1)[0].split())
 
 
 def pot_label(text: str) -> str:

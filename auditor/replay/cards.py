@@ -44,8 +44,13 @@ HOLE_CARDS = {"holdem": 2, "shortdeck": 2, "omaha": 4, "omaha_hilo": 4, "omaha5"
               "courchevel": 5, "courchevel_hilo": 5, "omaha6": 6}  # fmt: skip
 
 
+RANKS = frozenset("23456789TJQKA")
+SUITS = frozenset("shdc")
+
+
 def known(cards: Sequence[str]) -> bool:
-    return bool(cards) and all(len(c) == 2 and c[0] != "X" and c[1] != "x" for c in cards)
+    """Every card is a real card (rank and suit known): only such hands are evaluated."""
+    return bool(cards) and all(len(c) == 2 and c[0] in RANKS and c[1] in SUITS for c in cards)
 
 
 @lru_cache(maxsize=65536)
@@ -61,8 +66,8 @@ def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
 def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best high hand (greater is better), or None when it cannot be evaluated."""
     hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
-    if not (known(hole_t) and known(board_t)) or len(hole_t) < HOLE_CARDS.get(game, 2) or len(board_t) < 3:
-        return None  # to win, all hole cards must be tabled
+    if not (known(hole_t) and known(board_t)) or len(hole_t) != HOLE_CARDS.get(game, 2) or not 3 <= len(board_t) <= 5:
+        return None  # to win, all hole cards must be tabled (more than the game deals: H004, not evaluated)
     if game == "shortdeck":
         from pokerkit import ShortDeckHoldemHand
 

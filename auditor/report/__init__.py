@@ -16,9 +16,11 @@ Layout of a report directory::
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
-import shutil
+import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -74,19 +76,49 @@ def _env() -> jinja2.Environment:
     return _ENV
 
 
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, without following links planted in the way.
+
+    The bytes go to a new temporary file created exclusively (``tempfile.mkstemp``: ``O_EXCL``,
+    mode 0600, an unpredictable name) in the destination folder, which is then renamed over
+    ``path``.  A symbolic link at ``path`` is replaced, never written through; a directory at
+    ``path`` is an error.  On any failure (disk full, permissions) the temporary file is removed
+    and the OSError is raised.
+    """
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and not path.is_symlink():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write(path: Path, text: str) -> None:
-    """Write atomically (a temporary file, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, "utf-8")
-    os.replace(tmp, path)
+    """Write ``text`` as UTF-8, atomically and safely (see :func:`write_bytes`)."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def safe_dir(d: Path) -> Path:
+    """Create the folder ``d`` of a report; a symbolic link or a file planted there is an error."""
+    if d.is_symlink() or (d.exists() and not d.is_dir()):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder of the report (a link or a file is in the way)", str(d))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
 
 
 def copy_static(out: Path) -> None:
     static = reports_dir() / "static"
-    (out / "static").mkdir(parents=True, exist_ok=True)
+    dest = safe_dir(out / "static")
     for f in static.iterdir():
-        shutil.copyfile(f, out / "static" / f.name)
+        write_bytes(dest / f.name, f.read_bytes())
 
 
 def inline_css() -> str:

@@ -16,7 +16,7 @@ from auditor.findings import RULES, Finding, Rule
 from auditor.formats import Chunk
 from auditor.pipeline import Summary
 from auditor.replay import Trace
-from auditor.report import Page, copy_static, inline_css, render, reports_dir, sha256_of, write
+from auditor.report import Page, copy_static, inline_css, render, reports_dir, safe_dir, sha256_of, write
 from auditor.rules.common import money
 
 PAGE_SIZE = 500
@@ -150,7 +150,7 @@ class RuleView:
 
 @dataclass
 class Kept:
-    """A hand the report shows: its source lines and findings (and the Hand when it parsed)."""
+    """A hand the report shows: its source lines and findings, and the audit step's result when it parsed."""
 
     number: int
     audited: Audited | None
@@ -158,26 +158,42 @@ class Kept:
     findings: list[Finding]
 
 
-class Collector:
-    """Keeps what the report needs while the audit streams: every finding (as a small row) and the
-    source of the hands that have findings.  Hands without findings are not kept."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the index needs of a hand whose page is written: its number and findings."""
 
-    def __init__(self) -> None:
-        self.kept: list[Kept] = []
+    number: int
+    findings: list[Finding]
+
+
+class Collector:
+    """Writes each hand with findings to its page as soon as the audit step has judged it (from the
+    step's result: no second replay), and keeps only the findings for the index.  Hands without
+    findings get no page.  Memory stays bounded by one hand however large the input."""
+
+    def __init__(self, out_dir: str) -> None:
+        self.out = safe_dir(Path(out_dir))
+        self.hands_dir = safe_dir(self.out / "hands")
+        self.shown: list[Shown] = []
         self.loose: list[Finding] = []  # findings outside any hand (P003, P004)
-        self.hand_of: dict[int, int] = {}  # id(finding) -> kept number
+        self.hand_of: dict[int, int] = {}  # id(finding) -> page number
 
     def on_hand(self, r: Result) -> None:
         if not r.findings:
             return
-        k = Kept(len(self.kept) + 1, r.audited, r.chunk, list(r.findings))
-        self.kept.append(k)
+        k = Shown(len(self.shown) + 1, list(r.findings))
+        self.shown.append(k)
         for f in r.findings:
             self.hand_of[id(f)] = k.number
+        page = hand_view(Kept(k.number, r.audited, r.chunk, k.findings), "../")
+        write(self.hands_dir / f"{k.number}.html", render("hand.html.j2", view=page))
 
     def on_loose(self, f: Finding) -> None:
         if id(f) not in self.hand_of:
             self.loose.append(f)
+
+    def close(self) -> None:
+        """Nothing is held open (kept for the command's clean-up path)."""
 
 
 def _row(f: Finding, root: str, hand_no: int | None) -> FindingRow:
@@ -197,12 +213,21 @@ def _size(n: int) -> str:
     return str(n)
 
 
+def _sha256(path: str) -> str:
+    """The SHA-256 of a regular file (opened without blocking on a FIFO swapped in), or a dash."""
+    if path == "-" or not os.path.isfile(path):
+        return "–"
+    try:
+        return sha256_of(path)
+    except OSError:
+        return "–"
+
+
 def write_report(out_dir: str, summary: Summary, col: Collector, profile_name: str) -> Path:
     """Write the whole report under ``out_dir``; returns the index path."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = safe_dir(Path(out_dir))
     copy_static(out)
-    findings: list[tuple[Finding, int | None]] = [(f, k.number) for k in col.kept for f in k.findings]
+    findings: list[tuple[Finding, int | None]] = [(f, k.number) for k in col.shown for f in k.findings]
     findings += [(f, None) for f in col.loose]
     findings.sort(key=lambda x: (x[0].path, x[0].line or 0, x[0].code))
     codes = sorted({f.code for f, _ in findings})
@@ -229,8 +254,7 @@ def write_report(out_dir: str, summary: Summary, col: Collector, profile_name: s
     index.page = Page("Audit report", sub, "")
     index.generated, index.version, index.profile = generated, __version__, profile_name or "each hand's site profile"
     index.files = [
-        FileRow(i.path, _size(i.size), sha256_of(i.path) if i.path != "-" and os.path.isfile(i.path) else "–",
-                i.encoding, i.hands)
+        FileRow(i.path, _size(i.size), _sha256(i.source or i.path), i.encoding, i.hands)
         for i in summary.file_infos
     ]  # fmt: skip
     index.cards = [Count("files", summary.files, None), Count("hands seen", summary.hands_seen, None),
@@ -251,8 +275,8 @@ def write_report(out_dir: str, summary: Summary, col: Collector, profile_name: s
     for s in sites:
         for i, v in enumerate(pages(f"site-{s}", [x for x in findings if x[0].site == s], f"Findings at {s}")):
             write(out / f"site-{s}-{i + 1}.html", render("list.html.j2", view=v))
-    for k in col.kept:
-        write(out / "hands" / f"{k.number}.html", render("hand.html.j2", view=hand_view(k, "../")))
+    safe_dir(out / "hands")
+    safe_dir(out / "rules")
     for code in RULES:
         write(out / "rules" / f"{code}.html", render("rule.html.j2", view=rule_view(code, "../")))
     return out / "index.html"

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
+from auditor.replay.cards import HOLE_CARDS
 from auditor.rules.common import flag
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
@@ -78,6 +79,35 @@ def h002(t: Trace) -> Iterator[Finding]:
             elif prev != who or who == "the board":
                 yield flag(t, "H002", e.line, e.col,
                               f"{c} is dealt to {who} but was already dealt to {prev}", card=c)  # fmt: skip
+
+
+@rule("H004", "wrong-number-of-hole-cards", Severity.ERROR, stage="hand")
+def h004(t: Trace) -> Iterator[Finding]:
+    """A player dealt, shown or mucked more hole cards than the game deals.
+
+    Hold'em and short deck deal two hole cards, Omaha four, five-card Omaha and Courchevel five,
+    six-card Omaha six.  A record with more is corrupt; the hand is not evaluated for that player
+    (cards speak only for a legal hand).  Games with other deals (stud, draw) are not checked here.
+
+    Example: Hold'em, ``Ann: shows [Kd Ks Qd Qs 3c 4c]``.
+    """
+    h = t.hand
+    want = HOLE_CARDS.get(h.game)
+    if want is None:
+        return
+    reported: set[str] = set()
+    for e in h.events:
+        if isinstance(e, M.HoleCards):
+            cards = e.cards + e.new_cards
+        elif isinstance(e, M.Show | M.Muck | M.SeatResult):
+            cards = e.cards
+        else:
+            continue
+        if len(cards) > want and e.player not in reported:
+            reported.add(e.player)
+            game = h.game_text or h.game
+            yield flag(t, "H004", e.line, e.col, f"{e.player} has {len(cards)} hole cards ({' '.join(cards)}); "
+                       f"{game} deals {want}", player=e.player, expected=want, actual=len(cards))  # fmt: skip
 
 
 @rule("H003", "inconsistent-table", Severity.ERROR, stage="hand")

@@ -78,3 +78,31 @@ def p006() -> None:
 
     Example: ``Player1: bets $1.00005``.
     """
+
+
+@rule("P007", "oversized-input", Severity.ERROR)
+def p007() -> None:
+    """A line or a hand larger than hhaudit reads: its start was read, the rest was not.
+
+    Input comes from strangers and from tools that break; a hand larger than 5,000 lines or
+    1 MiB of text, or a line longer than 64 KiB, is not a hand history a site printed.  hhaudit
+    keeps memory bounded by reading only the start: a cut line is still shown (and usually
+    unrecognised, P002); a hand over the limit is not read and fails with P001.  The finding
+    points at the line where the limit was reached.
+
+    Example: a hand whose board line is followed by 300 MB of one repeated line.
+    """
+
+
+@rule("P008", "unreadable-source", Severity.ERROR)
+def p008() -> None:
+    """A source that was found but not read: it cannot be opened, or is not a regular file.
+
+    A dangling symbolic link, a link loop, a file without read permission, a directory that
+    cannot be listed, a read error, a closed standard input, and special files (FIFOs, devices
+    such as a link to ``/dev/zero``, sockets) end here, so that the rest of the run goes on
+    and nothing is skipped silently.  Special files are never opened for reading: they could
+    block forever or never end.  A path that does not exist at all is a usage error (exit 2).
+
+    Example: ``exports/today.txt`` is a link to a file that was moved away.
+    """

@@ -1,0 +1,39 @@
+"""Issue 11, parse layer: minimal reproductions the fuzzer found in the readers and the replay's
+evaluator.  Each now ends as a finding with its line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import FIXTURES
+from tests.test_hostile_input import cli
+
+CAP = (FIXTURES / "sites" / "pokerstars" / "cap_no_limit.txt").read_text("utf-8")
+BASIC = (FIXTURES / "sites" / "pokerstars" / "cash_nlhe_basic.txt").read_text("utf-8")
+
+CASES = {  # the text, and the finding it must give
+    # a show-down of 6 hole cards + 5 board cards reaches phevaluator: ValueError (5 to 7 cards)
+    "more-than-7-cards:H004": CAP.replace("cy: shows [Kd Ks]", "cy: shows [Kd Ks Qd Qs 3c 4c]").replace(
+        "showed [Kd Ks] and", "showed [Kd Ks Qd Qs 3c 4c] and"
+    ),
+    # an amount of 5,000 digits: int() refuses beyond Python's 4,300-digit limit (ValueError)
+    "5000-digit-amount:P006": BASIC.replace("alice ($10 in chips)", "alice ($" + "9" * 5000 + " in chips)"),
+    # stakes with 3 decimals: read exactly, in thousandths (an internal exception once escaped)
+    "stakes-3-decimals:": BASIC.replace("($0.05/$0.10 USD)", "($0.05/$0.105 USD)"),
+}
+
+
+@pytest.mark.parametrize(("case", "text"), list(CASES.items()), ids=list(CASES))
+def test_parse_layer_reproduction(tmp_path, case: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    p = tmp_path / "h.txt"
+    p.write_text(text)
+    try:
+        code, _out, _err = cli("audit", str(p), "--format", "json")
+    except Exception as e:  # the contract: never a traceback
+        pytest.fail(f"{type(e).__name__}: {e}")
+    assert code in (0, 1)
+    doc = json.loads(_out)
+    want = case.split(":")[1]
+    assert (want in {f["code"] for f in doc["findings"]}) if want else doc["summary"]["hands_parsed"] == 1
