@@ -9,6 +9,7 @@ checks, corrects or completes a hand (the replay and the rules do that).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -140,11 +141,15 @@ class HandAssembler:
         self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
 
     def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
-               cap: bool = False, cards: str | None = None) -> None:  # fmt: skip
+               cap: bool = False, cards: str | None = None, by: str | None = None) -> None:  # fmt: skip
         """A voluntary action.  ``verb`` is the site's word; ``amount`` and ``to`` as printed:
-        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B."""
+        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B.
+        ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         verb = verb.lower()
         prev = self.street_bet.get(player, 0)
+        if by is not None:
+            self._wager_by(player, verb, self.amt(by), all_in)
+            return
         if verb.startswith("fold"):
             self.add(M.Action, player=player, kind="fold")
             if cards:
@@ -176,6 +181,39 @@ class HandAssembler:
         self.street_bet[player] = to_total
         self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, printed=printed,
                  all_in=all_in, cap_reached=cap)  # fmt: skip
+
+    def _wager_by(self, player: str, verb: str, inc: int, all_in: bool) -> None:
+        prev = self.street_bet.get(player, 0)
+        to_total = prev + inc
+        top = max(self.street_bet.values(), default=0)
+        kind: M.ActionKind
+        if verb.startswith("is all-in") or verb == "all-in":
+            # the site names no verb: the amount says whether it bets, calls or raises
+            all_in = True
+            kind = "bet" if top == 0 else "call" if to_total <= top else "raise"
+        elif verb.startswith("call"):
+            kind = "call"
+        elif verb.startswith("bet"):
+            kind = "bet"
+        elif verb.startswith("complete"):
+            kind = "complete"
+        else:
+            kind = "raise"
+        self.street_bet[player] = to_total
+        self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, all_in=all_in)
+
+    def mark_all_in(self, player: str) -> None:
+        """The player's last wager put them all-in (said on a line of its own)."""
+        for i in range(len(self.events) - 1, -1, -1):
+            e = self.events[i]
+            if isinstance(e, M.Action | M.Post) and e.player == player:
+                if not isinstance(e, M.Action) or e.kind not in ("fold", "check"):
+                    self.events[i] = dataclasses.replace(e, all_in=True)
+                return
+
+    def end(self) -> None:
+        """The hand's last line in a format that prints no summary (its award lines end the hand)."""
+        self.complete = True
 
     def uncalled(self, player: str, amount_text: str) -> None:
         amount = self.amt(amount_text)

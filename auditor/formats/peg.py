@@ -240,7 +240,11 @@ class PegVisitor:
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         self.a.action(g["player"], g["verb"], g.get("amount"), g.get("to"), bool(g.get("allin")),
-                      g.get("cap") is not None, g.get("cards"))  # fmt: skip
+                      g.get("cap") is not None, g.get("cards"), by=g.get("by"))  # fmt: skip
+
+    def on_all_in(self, parts: Parts, node: Node) -> None:
+        """A line of its own that says the player's last wager put them all-in (PartyPoker)."""
+        self.a.mark_all_in(parts[0][1]["player"])
 
     def on_dealt(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -268,7 +272,11 @@ class PegVisitor:
 
     def on_collect(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
+            self.a.show(g["player"], g["cards"], g.get("desc"))
         self.a.collect(g["player"], g["amount"], g.get("pot"))
+        if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
+            self.a.end()
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -282,7 +290,7 @@ class PegVisitor:
 
     def on_total(self, parts: Parts, node: Node) -> None:
         a = self.a
-        total = 0
+        total: int | None = None
         pots: list[tuple[str, int]] = []
         fees: list[tuple[str, int]] = []
         rake: int | None = None
@@ -301,6 +309,8 @@ class PegVisitor:
                     fees.append((label, a.amt(g["amount"])))
             elif name.startswith("total_norake"):
                 rake = 0
+        if total is None:  # the pots are printed, not their total (PartyPoker "Main Pot: .. Side Pot 1: ..")
+            total = sum(v for _, v in pots)
         a.pot_claim(total, tuple(pots), rake, tuple(fees))
 
     def on_cashout(self, parts: Parts, node: Node) -> None:

@@ -31,6 +31,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("6+", "shortdeck"),
     ("short deck", "shortdeck"),
     ("shortdeck", "shortdeck"),
+    ("double hold'em", "other"),  # PartyPoker Double Hold'em: three hole cards, a game of its own
     ("hold'em", "holdem"),
     ("holdem", "holdem"),
     ("stud hi/lo", "stud_hilo"),
@@ -107,6 +108,12 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "FIFTH": "fifth",
         "SIXTH": "sixth",
         "SEVENTH": "seventh",
+        # PartyPoker: "** Dealing down cards **", stud "** Dealing **" (3rd street), "** Dealing Fourth street **"
+        "DOWN CARDS": "preflop",
+        "DEALING": "third",
+        "FOURTH STREET": "fourth",
+        "FIFTH STREET": "fifth",
+        "SIXTH STREET": "sixth",
     }
     return table.get(n), run
 
@@ -124,13 +131,14 @@ POST_KINDS: dict[str, M.PostKind] = {
     "button blind": "button_blind",
     "bring-in": "bring_in",
     "big blind ante": "big_blind_ante",
+    "big blind + dead": "small_big_blind",  # PartyPoker: a returning player's live big blind plus the dead small
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
 def cards_of(text: str | None) -> tuple[str, ...]:
-    return tuple(text.split()) if text else ()
+    return tuple(text.replace(",", " ").split()) if text else ()  # PartyPoker separates cards with commas
 
 
 def pot_label(text: str) -> str:
