@@ -69,7 +69,7 @@ def _silent_era(t: Trace) -> bool:
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if not t.facts.prints_uncalled:
+    if not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
         want += sum(pt.expected_returns.values())  # the total then includes the uncalled part
     if t.facts.total_net_of_rake:
         want -= pt.rake + pt.fees
