@@ -413,9 +413,20 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: $20 put in, $19 collected, rake $0.50: $0.50 has vanished.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled or not h.complete:
+    if h.cancelled or not h.complete:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    if pt.claim is None:
+        # no summary printed (PartyPoker before 2017): the rake is unknown, but no more can come out
+        # than was put in
+        paid = sum(pt.collected.values()) + sum(pt.printed_returns.values())
+        if paid > put_in and t.of(M.Collect):
+            e = t.of(M.Collect)[-1]
+            yield flag(t, "A010", e.line, e.col,
+                       f"{money(h, put_in)} was put in, but {money(h, paid)} is paid out (collected "
+                       f"{money(h, sum(pt.collected.values()))} + returned {money(h, sum(pt.printed_returns.values()))})",
+                       expected=put_in, actual=paid)  # fmt: skip
+        return
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
