@@ -114,11 +114,12 @@ class HandAssembler:
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
-             straddle_total: bool = True) -> None:  # fmt: skip
-        """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...)."""
+             straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
+        """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
+        ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
         if kind == "small_blind":
-            if self.small_blind_seen:
+            if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
             self.small_blind_seen = True
         amount = self.amt(amount_text)

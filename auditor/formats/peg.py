@@ -235,7 +235,8 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True))
+        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True),
+                    live=g.get("live") is not None)  # fmt: skip
 
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
