@@ -138,6 +138,8 @@ class HandAssembler:
                 self.street_bet[player] = self.street_bet.get(player, 0) + amount
         elif kind == "small_big_blind":
             bb = self.amt(self.facts.get("bb") or self.facts.get("lbb"))
+            if not bb:  # stakes not in the header (PartyPoker prints the table's buy-in): the big blind posted
+                bb = max((e.amount for e in self.events if isinstance(e, M.Post) and e.kind == "big_blind"), default=0)
             self.street_bet[player] = self.street_bet.get(player, 0) + min(amount, bb or amount)
         self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
 
