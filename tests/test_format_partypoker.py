@@ -65,7 +65,9 @@ def test_every_hand_is_seen_and_parsed(corpus: tuple[Summary, list[tuple[object,
     print(f"{FOLDER}: {expected} hands, {summary.hands_parsed} parsed, {summary.hands_failed} failed, "
           f"{clean} with no P002 ({rate:.2%})")  # fmt: skip
     assert rate >= 0.995
-    failed_named = sum(1 for hand, fs in results if hand is None and any(f.code in HAND_FAILURES and f.line for f in fs))  # type: ignore[attr-defined]
+    failed_named = sum(
+        1 for hand, fs in results if hand is None and any(f.code in HAND_FAILURES and f.line for f in fs)
+    )  # type: ignore[attr-defined]
     assert failed_named == summary.hands_failed
 
 
@@ -94,6 +96,7 @@ def test_findings_are_exactly_the_listed_ones() -> None:
 
 # ---------------------------------------------------------------- mutations of real Party hands
 
+
 def fixture(name: str) -> list[str]:
     return (FIXTURES / "sites" / SITE / f"{name}.txt").read_text("utf-8").splitlines()
 
@@ -119,9 +122,9 @@ def test_fixture_hands_audit_clean(name: str) -> None:
 
 
 def test_collected_one_cent_more_is_a010() -> None:
-    lines, n = edit(fixture("cash_plo_2026_summary"),
-                    "Player1 balance $16, bet $7.02, collected $16, net +$8.98[ 8s, Ks, 3d, Ad ] [ two pairs, aces and eights -- Ad,Ah,Th,8s,8d ]",
-                    "Player1 balance $16, bet $7.02, collected $16.01, net +$8.98[ 8s, Ks, 3d, Ad ] [ two pairs, aces and eights -- Ad,Ah,Th,8s,8d ]")  # fmt: skip
+    tail = "net +$8.98[ 8s, Ks, 3d, Ad ] [ two pairs, aces and eights -- Ad,Ah,Th,8s,8d ]"
+    lines, _ = edit(fixture("cash_plo_2026_summary"), f"Player1 balance $16, bet $7.02, collected $16, {tail}",
+                    f"Player1 balance $16, bet $7.02, collected $16.01, {tail}")  # fmt: skip
     # A010 points at the summary's pot line (the claim the collected amounts break)
     assert first(lines, "A010") == lines.index("Main Pot: $16 Rake: $0.84") + 1
 
@@ -147,7 +150,7 @@ def test_wager_beyond_the_stack_is_s001() -> None:
 
 
 def test_duplicated_card_is_h002() -> None:
-    lines, n = edit(fixture("cash_nlhe_allin_side_pot"), "** Dealing River ** [ Tc ]", "** Dealing River ** [ 8c ]")
+    lines, _ = edit(fixture("cash_nlhe_allin_side_pot"), "** Dealing River ** [ Tc ]", "** Dealing River ** [ 8c ]")
     assert first(lines, "H002") is not None
 
 

@@ -419,12 +419,13 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if pt.claim is None:
         # no summary printed (PartyPoker before 2017): the rake is unknown, but no more can come out
         # than was put in
-        paid = sum(pt.collected.values()) + sum(pt.printed_returns.values())
+        got, back = sum(pt.collected.values()), sum(pt.printed_returns.values())
+        paid = got + back
         if paid > put_in and t.of(M.Collect):
             e = t.of(M.Collect)[-1]
             yield flag(t, "A010", e.line, e.col,
                        f"{money(h, put_in)} was put in, but {money(h, paid)} is paid out (collected "
-                       f"{money(h, sum(pt.collected.values()))} + returned {money(h, sum(pt.printed_returns.values()))})",
+                       f"{money(h, got)} + returned {money(h, back)})",
                        expected=put_in, actual=paid)  # fmt: skip
         return
     returned = sum(pt.printed_returns.values())
