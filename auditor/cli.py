@@ -122,7 +122,9 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
         help="skip files under a directory that match (repeatable, or comma-separated)",
     )
     g.add_argument(
-        "--rules", metavar="PROFILE", help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site's)"
+        "--rules",
+        metavar="PROFILE",
+        help="a rule profile (`hhaudit profiles` lists them; default: each format's house rules)",
     )
     g.add_argument(
         "--fail-on", metavar="SEVERITY", help="exit 1 when a finding is this bad: info, warning, error (default), none"

@@ -19,7 +19,6 @@ from typing import Any
 
 from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.findings import Severity
-from auditor.profiles import PROFILES
 
 COMMANDS = ("batch", "report")
 
@@ -39,7 +38,7 @@ def add_parsers(sub: Any) -> None:
         "--rules",
         default="",
         metavar="PROFILE",
-        help="rule profile: " + ", ".join(PROFILES) + " (default: each hand's site profile)",
+        help="a rule profile (`hhaudit profiles` lists them; default: each format's house rules)",
     )
     b.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1: in-process)")
     b.add_argument("--engine", choices=("local", "dask"), default="local", help="local (default) or dask")

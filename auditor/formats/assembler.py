@@ -9,6 +9,7 @@ checks, corrects or completes a hand (the replay and the rules do that).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -89,6 +90,8 @@ class HandAssembler:
         """Header facts; fixes how many decimals the hand's amounts have."""
         self.facts.update({k: v for k, v in values.items() if v is not None})
         f = self.facts
+        if f.get("year") and f.get("date") and str(f["year"]) not in str(f["date"]):
+            f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
         if f.get("decimals") is not None:
@@ -113,11 +116,12 @@ class HandAssembler:
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
-             straddle_total: bool = True) -> None:  # fmt: skip
-        """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...)."""
+             straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
+        """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
+        ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
         if kind == "small_blind":
-            if self.small_blind_seen:
+            if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
             self.small_blind_seen = True
         amount = self.amt(amount_text)
@@ -136,15 +140,21 @@ class HandAssembler:
                 self.street_bet[player] = self.street_bet.get(player, 0) + amount
         elif kind == "small_big_blind":
             bb = self.amt(self.facts.get("bb") or self.facts.get("lbb"))
+            if not bb:  # stakes not in the header (PartyPoker prints the table's buy-in): the big blind posted
+                bb = max((e.amount for e in self.events if isinstance(e, M.Post) and e.kind == "big_blind"), default=0)
             self.street_bet[player] = self.street_bet.get(player, 0) + min(amount, bb or amount)
         self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
 
     def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
-               cap: bool = False, cards: str | None = None) -> None:  # fmt: skip
+               cap: bool = False, cards: str | None = None, by: str | None = None) -> None:  # fmt: skip
         """A voluntary action.  ``verb`` is the site's word; ``amount`` and ``to`` as printed:
-        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B."""
+        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B.
+        ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         verb = verb.lower()
         prev = self.street_bet.get(player, 0)
+        if by is not None:
+            self._wager_by(player, verb, self.amt(by), all_in)
+            return
         if verb.startswith("fold"):
             self.add(M.Action, player=player, kind="fold")
             if cards:
@@ -176,6 +186,39 @@ class HandAssembler:
         self.street_bet[player] = to_total
         self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, printed=printed,
                  all_in=all_in, cap_reached=cap)  # fmt: skip
+
+    def _wager_by(self, player: str, verb: str, inc: int, all_in: bool) -> None:
+        prev = self.street_bet.get(player, 0)
+        to_total = prev + inc
+        top = max(self.street_bet.values(), default=0)
+        kind: M.ActionKind
+        if verb.startswith("is all-in") or verb == "all-in":
+            # the site names no verb: the amount says whether it bets, calls or raises
+            all_in = True
+            kind = "bet" if top == 0 else "call" if to_total <= top else "raise"
+        elif verb.startswith("call"):
+            kind = "call"
+        elif verb.startswith("bet"):
+            kind = "bet"
+        elif verb.startswith("complete"):
+            kind = "complete"
+        else:
+            kind = "raise"
+        self.street_bet[player] = to_total
+        self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, all_in=all_in)
+
+    def mark_all_in(self, player: str) -> None:
+        """The player's last wager put them all-in (said on a line of its own)."""
+        for i in range(len(self.events) - 1, -1, -1):
+            e = self.events[i]
+            if isinstance(e, M.Action | M.Post) and e.player == player:
+                if not isinstance(e, M.Action) or e.kind not in ("fold", "check"):
+                    self.events[i] = dataclasses.replace(e, all_in=True)
+                return
+
+    def end(self) -> None:
+        """The hand's last line in a format that prints no summary (its award lines end the hand)."""
+        self.complete = True
 
     def uncalled(self, player: str, amount_text: str) -> None:
         amount = self.amt(amount_text)

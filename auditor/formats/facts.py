@@ -20,6 +20,9 @@ class ExportFacts:
 
     prints_all_in: bool = True  # every all-in is marked ("and is all-in")
     prints_uncalled: bool = True  # "Uncalled bet (X) returned to Y" lines exist
+    # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
+    # False: the printed pots leave it out (PartyPoker "Main Pot: ..")
+    silent_uncalled_in_total: bool = True
     # hands dated before this year may return the uncalled part silently (PokerStars exports
     # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
     silent_returns_before: int | None = None

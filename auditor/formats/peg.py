@@ -51,7 +51,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
     "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
     *EXTRA_FACTS,
@@ -246,12 +246,17 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True))
+        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True),
+                    live=g.get("live") is not None)  # fmt: skip
 
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         self.a.action(g["player"], g["verb"], g.get("amount"), g.get("to"), bool(g.get("allin")),
-                      g.get("cap") is not None, g.get("cards"))  # fmt: skip
+                      g.get("cap") is not None, g.get("cards"), by=g.get("by"))  # fmt: skip
+
+    def on_all_in(self, parts: Parts, node: Node) -> None:
+        """A line of its own that says the player's last wager put them all-in (PartyPoker)."""
+        self.a.mark_all_in(parts[0][1]["player"])
 
     def on_dealt(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -279,7 +284,11 @@ class PegVisitor:
 
     def on_collect(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
+            self.a.show(g["player"], g["cards"], g.get("desc"))
         self.a.collect(g["player"], g["amount"], g.get("pot"))
+        if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
+            self.a.end()
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -293,7 +302,7 @@ class PegVisitor:
 
     def on_total(self, parts: Parts, node: Node) -> None:
         a = self.a
-        total = 0
+        total: int | None = None
         pots: list[tuple[str, int]] = []
         fees: list[tuple[str, int]] = []
         rake: int | None = None
@@ -312,6 +321,8 @@ class PegVisitor:
                     fees.append((label, a.amt(g["amount"])))
             elif name.startswith("total_norake"):
                 rake = 0
+        if total is None:  # the pots are printed, not their total (PartyPoker "Main Pot: .. Side Pot 1: ..")
+            total = sum(v for _, v in pots)
         a.pot_claim(total, tuple(pots), rake, tuple(fees))
 
     def on_cashout(self, parts: Parts, node: Node) -> None:
@@ -354,7 +365,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#|HandId: #)([\w-]+)")
+_ID_RE = re.compile(r"(?:#|HandId: #|Hand History [Ff]or Game )([\w-]+)")
 
 
 def quick_id(line: str) -> str | None:

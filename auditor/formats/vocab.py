@@ -31,6 +31,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("6+", "shortdeck"),
     ("short deck", "shortdeck"),
     ("shortdeck", "shortdeck"),
+    ("double hold'em", "other"),  # PartyPoker Double Hold'em: three hole cards, a game of its own
     ("hold'em", "holdem"),
     ("holdem", "holdem"),
     ("stud hi/lo", "stud_hilo"),
@@ -107,6 +108,12 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "FIFTH": "fifth",
         "SIXTH": "sixth",
         "SEVENTH": "seventh",
+        # PartyPoker: "** Dealing down cards **", stud "** Dealing **" (3rd street), "** Dealing Fourth street **"
+        "DOWN CARDS": "preflop",
+        "DEALING": "third",
+        "FOURTH STREET": "fourth",
+        "FIFTH STREET": "fifth",
+        "SIXTH STREET": "sixth",
     }
     return table.get(n), run
 
@@ -124,6 +131,7 @@ POST_KINDS: dict[str, M.PostKind] = {
     "button blind": "button_blind",
     "bring-in": "bring_in",
     "big blind ante": "big_blind_ante",
+    "big blind + dead": "small_big_blind",  # PartyPoker: a returning player's live big blind plus the dead small
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
@@ -131,10 +139,11 @@ LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", 
 
 def cards_of(text: str | None) -> tuple[str, ...]:
     """The cards of a printed list.  ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five)
-    lists the hole cards before the hyphen: the rest are board cards, not dealt to the player."""
+    lists the hole cards before the hyphen: the rest are board cards, not dealt to the player.
+    PartyPoker separates cards with commas."""
     if not text:
         return ()
-    return tuple(text.split("-", 1)[0].split())
+    return tuple(text.split("-", 1)[0].replace(",", " ").split())
 
 
 def pot_label(text: str) -> str:

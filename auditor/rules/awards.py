@@ -73,7 +73,7 @@ def _silent_era(t: Trace) -> bool:
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if not t.facts.prints_uncalled:
+    if not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
         want += sum(pt.expected_returns.values())  # the total then includes the uncalled part
     if t.facts.total_net_of_rake:
         want -= pt.rake + pt.fees
@@ -417,9 +417,21 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: $20 put in, $19 collected, rake $0.50: $0.50 has vanished.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled or not h.complete:
+    if h.cancelled or not h.complete:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    if pt.claim is None:
+        # no summary printed (PartyPoker before 2017): the rake is unknown, but no more can come out
+        # than was put in
+        got, back = sum(pt.collected.values()), sum(pt.printed_returns.values())
+        paid = got + back
+        if paid > put_in and t.of(M.Collect):
+            e = t.of(M.Collect)[-1]
+            yield flag(t, "A010", e.line, e.col,
+                       f"{money(h, put_in)} was put in, but {money(h, paid)} is paid out (collected "
+                       f"{money(h, got)} + returned {money(h, back)})",
+                       expected=put_in, actual=paid)  # fmt: skip
+        return
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
