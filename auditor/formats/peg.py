@@ -277,6 +277,14 @@ class PegVisitor:
         m = _SHOWN.search(rest)
         self.a.seat_result(g["seat"], g["player"], (g.get("roles") or "") + " " + rest, won, m.group(1) if m else None)
 
+    def on_summary_award(self, parts: Parts, node: Node) -> None:
+        """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann
+        collected (12.00)", Chico): the seat's result, and a collect of each amount it names."""
+        self.on_summary_seat(parts, node)
+        g = parts[0][1]
+        for m in self.g.won_re.finditer(g.get("rest") or ""):
+            self.a.collect(g["player"], m.group(1))
+
     def on_board(self, parts: Parts, node: Node) -> None:
         """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""
 

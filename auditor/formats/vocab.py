@@ -124,13 +124,27 @@ POST_KINDS: dict[str, M.PostKind] = {
     "button blind": "button_blind",
     "bring-in": "bring_in",
     "big blind ante": "big_blind_ante",
+    # Chico network (BetOnline): "Posts small blind 1.00." (2012 skins); "post now" is a live big
+    # blind posted out of turn; "post dead" a returning player's live big blind with a dead small
+    # blind (the site prints only the big blind's amount); "ante processed 0.00" an ante
+    "posts small blind": "small_blind",
+    "posts big blind": "big_blind",
+    "post now": "big_blind",
+    "post dead": "small_big_blind",
+    "ante processed": "ante",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+_UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
+
+
 def cards_of(text: str | None) -> tuple[str, ...]:
-    return tuple(text.split()) if text else ()
+    """A printed card list; a capital suit letter ("10S", Chico's 2012 skins) is written in lower case."""
+    if not text:
+        return ()
+    return tuple(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c) for c in text.split())
 
 
 def pot_label(text: str) -> str:

@@ -63,6 +63,8 @@ def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
     if not (known(hole_t) and known(board_t)) or len(hole_t) < HOLE_CARDS.get(game, 2) or len(board_t) < 3:
         return None  # to win, all hole cards must be tabled
+    if game not in OMAHA_GAMES and len(hole_t) + len(board_t) > 7:
+        return None  # more cards than the game deals (a header that names the wrong game): not evaluated
     if game == "shortdeck":
         from pokerkit import ShortDeckHoldemHand
 
