@@ -285,6 +285,9 @@ class PegVisitor:
         for m in self.g.won_re.finditer(g.get("rest") or ""):
             self.a.collect(g["player"], m.group(1))
 
+    def on_table_cards(self, parts: Parts, node: Node) -> None:
+        self.a.table_cards(parts[0][1]["cards"])
+
     def on_board(self, parts: Parts, node: Node) -> None:
         """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""
 

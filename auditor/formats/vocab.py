@@ -21,6 +21,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
+    ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
@@ -33,6 +34,8 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("shortdeck", "shortdeck"),
     ("hold'em", "holdem"),
     ("holdem", "holdem"),
+    ("7card hilo", "stud_hilo"),  # Bodog network
+    ("7card", "stud"),
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
     ("stud", "stud"),
@@ -132,6 +135,15 @@ POST_KINDS: dict[str, M.PostKind] = {
     "post now": "big_blind",
     "post dead": "small_big_blind",
     "ante processed": "ante",
+    # Bodog network (Ignition, Bovada): "Ante/Small Blind $4", "Big blind/Bring in $8" (the big
+    # blind in flop games), "Posts chip $8" (a live big blind posted out of turn), "Posts dead
+    # chip $30" (dead), "Bring_in chip $0.02" (stud)
+    "ante chip": "ante",
+    "ante/small blind": "small_blind",
+    "big blind/bring in": "big_blind",
+    "bring_in chip": "bring_in",
+    "posts chip": "big_blind",
+    "posts dead chip": "missed_blind",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
