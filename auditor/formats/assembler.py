@@ -243,11 +243,21 @@ class HandAssembler:
     def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
         self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
 
+    def _own_cards(self, player: str, printed: tuple[str, ...]) -> tuple[str, ...]:
+        """The cards a show or muck line reveals.  Sites that print the best five cards at
+        showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
+        player then reveals the hole cards they were dealt."""
+        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
+                     for c in e.cards + e.new_cards)  # fmt: skip
+        if hole and printed and not set(printed) <= set(hole):
+            return hole
+        return printed
+
     def show(self, player: str, cards: str, description: str | None = None) -> None:
-        self.add(M.Show, player=player, cards=V.cards_of(cards), description=description)
+        self.add(M.Show, player=player, cards=self._own_cards(player, V.cards_of(cards)), description=description)
 
     def muck(self, player: str, cards: str | None = None) -> None:
-        self.add(M.Muck, player=player, cards=V.cards_of(cards))
+        self.add(M.Muck, player=player, cards=self._own_cards(player, V.cards_of(cards)))
 
     # -- results
     def collect(self, player: str, amount_text: str, pot: str | None = None) -> None:
