@@ -249,7 +249,7 @@ class HandAssembler:
         player then reveals the hole cards they were dealt."""
         hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
                      for c in e.cards + e.new_cards)  # fmt: skip
-        if hole and printed and not set(printed) <= set(hole):
+        if hole and printed and not set(printed) <= set(hole) and not any("x" in c.lower() for c in hole):
             return hole
         return printed
 
