@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from auditor import findings as F
@@ -165,6 +166,21 @@ class HandAssembler:
             return
         kind: M.ActionKind
         printed: int | None = None
+        if verb.startswith("all-in") and "raise" not in verb:
+            # "All-in $8" (Bodog network) adds the player's last chips without saying what it is:
+            # before any card or action it is a blind; then a call, a bet or a raise by its size
+            inc = self.amt(amount)
+            if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
+                sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
+                self.post(player, "big blind" if sb_posted else "small blind", amount, True)
+                return
+            current = max(self.street_bet.values(), default=0)
+            verb = "calls" if prev + inc <= current else ("bets" if current == 0 else "raises")
+            all_in = True
+            if verb == "raises":
+                to, amount = self.money_text(prev + inc), None
+        elif verb.startswith("all-in"):
+            all_in = True
         if verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
@@ -220,6 +236,13 @@ class HandAssembler:
         """The hand's last line in a format that prints no summary (its award lines end the hand)."""
         self.complete = True
 
+    def money_text(self, amount: int) -> str:
+        """An amount in minor units written back as text this hand's ``amt`` reads."""
+        if not self.decimals:
+            return str(amount)
+        unit = 10**self.decimals
+        return f"{amount // unit}.{amount % unit:0{self.decimals}d}"
+
     def uncalled(self, player: str, amount_text: str) -> None:
         amount = self.amt(amount_text)
         if player in self.street_bet:
@@ -253,14 +276,31 @@ class HandAssembler:
         if cards is not None:
             self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
 
+    def table_cards(self, cards: str) -> None:
+        """Board cards dealt with no street marker ("Card dealt to table [..]", old Bodog exports):
+        the street is the next one after the board dealt so far."""
+        so_far = sum(len(e.cards) for e in self.events if isinstance(e, M.Board) and e.run == self.run)
+        name = "FLOP" if so_far < 3 else ("TURN" if so_far == 3 else "RIVER")
+        self.street_marker(name, cards)
+
     def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
         self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
 
+    def _own_cards(self, player: str, printed: tuple[str, ...]) -> tuple[str, ...]:
+        """The cards a show or muck line reveals.  Sites that print the best five cards at
+        showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
+        player then reveals the hole cards they were dealt."""
+        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
+                     for c in e.cards + e.new_cards)  # fmt: skip
+        if hole and printed and not set(printed) <= set(hole) and not any("x" in c.lower() for c in hole):
+            return hole
+        return printed
+
     def show(self, player: str, cards: str, description: str | None = None) -> None:
-        self.add(M.Show, player=player, cards=V.cards_of(cards), description=description)
+        self.add(M.Show, player=player, cards=self._own_cards(player, V.cards_of(cards)), description=description)
 
     def muck(self, player: str, cards: str | None = None) -> None:
-        self.add(M.Muck, player=player, cards=V.cards_of(cards))
+        self.add(M.Muck, player=player, cards=self._own_cards(player, V.cards_of(cards)))
 
     # -- results
     def collect(self, player: str, amount_text: str, pot: str | None = None) -> None:
@@ -310,10 +350,21 @@ class HandAssembler:
         bb = f.get("bb") or f.get("lbb")
         stakes = "".join(f.get(k) or "" for k in ("sb", "bb", "button_blind", "ante"))
         currency = f.get("currency") or currency_of(stakes)
+        if currency and not currency.isalpha():
+            currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
+        seats, events, button = self.seats, self.events, f.get("button")
+        if "seats_listed" in f:
+            # the printed seat numbers are not table positions; the list is in table order
+            renum = {s.seat: i for i, s in enumerate(seats, start=1)}
+            seats = [replace(s, seat=i) for i, s in enumerate(seats, start=1)]
+            events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
+                      for e in events]  # fmt: skip
+            button = None
+        if f.get("button_player"):
+            button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
-        button = f.get("button")
         return M.Hand(
             site=self.format,
             hand_id=str(f.get("hand_id")),
@@ -329,7 +380,7 @@ class HandAssembler:
             decimals=self.decimals,
             button=int(button) if button else None,
             max_seats=int(f["max_seats"]) if f.get("max_seats") else None,
-            table=f.get("table"),
+            table=f.get("table") or f.get("table_name"),
             tournament_id=f.get("tournament_id"),
             level=f.get("level"),
             start_time=f.get("date"),
@@ -337,8 +388,8 @@ class HandAssembler:
             play_money=play,
             ante=self.amt(f["ante"]) if f.get("ante") else None,
             cap=self.amt(f["cap"]) if f.get("cap") else None,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
+            seats=tuple(seats),
+            events=tuple(events),
             complete=self.complete,
             cancelled=self.cancelled,
             runs=self.runs,

@@ -52,6 +52,7 @@ GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
     "fee", "insurance", "what", "text", "by", "ends", "live", "year",
+    "button_player", "seats_listed", "table_name",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
     "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
     *EXTRA_FACTS,
@@ -296,6 +297,17 @@ class PegVisitor:
         won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest))
         m = _SHOWN.search(rest)
         self.a.seat_result(g["seat"], g["player"], (g.get("roles") or "") + " " + rest, won, m.group(1) if m else None)
+
+    def on_summary_award(self, parts: Parts, node: Node) -> None:
+        """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann
+        collected (12.00)", Chico): the seat's result, and a collect of each amount it names."""
+        self.on_summary_seat(parts, node)
+        g = parts[0][1]
+        for m in self.g.won_re.finditer(g.get("rest") or ""):
+            self.a.collect(g["player"], m.group(1))
+
+    def on_table_cards(self, parts: Parts, node: Node) -> None:
+        self.a.table_cards(parts[0][1]["cards"])
 
     def on_board(self, parts: Parts, node: Node) -> None:
         """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""

@@ -21,6 +21,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
+    ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
@@ -34,6 +35,8 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("double hold'em", "other"),  # PartyPoker Double Hold'em: three hole cards, a game of its own
     ("hold'em", "holdem"),
     ("holdem", "holdem"),
+    ("7card hilo", "stud_hilo"),  # Bodog network
+    ("7card", "stud"),
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
     ("stud", "stud"),
@@ -132,18 +135,40 @@ POST_KINDS: dict[str, M.PostKind] = {
     "bring-in": "bring_in",
     "big blind ante": "big_blind_ante",
     "big blind + dead": "small_big_blind",  # PartyPoker: a returning player's live big blind plus the dead small
+    # Chico network (BetOnline): "Posts small blind 1.00." (2012 skins); "post now" is a live big
+    # blind posted out of turn; "post dead" a returning player's live big blind with a dead small
+    # blind (the site prints only the big blind's amount); "ante processed 0.00" an ante
+    "posts small blind": "small_blind",
+    "posts big blind": "big_blind",
+    "post now": "big_blind",
+    "post dead": "small_big_blind",
+    "ante processed": "ante",
+    # Bodog network (Ignition, Bovada): "Ante/Small Blind $4", "Big blind/Bring in $8" (the big
+    # blind in flop games), "Posts chip $8" (a live big blind posted out of turn), "Posts dead
+    # chip $30" (dead), "Bring_in chip $0.02" (stud)
+    "ante chip": "ante",
+    "ante/small blind": "small_blind",
+    "big blind/bring in": "big_blind",
+    "bring_in chip": "bring_in",
+    "posts chip": "big_blind",
+    "posts dead chip": "missed_blind",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+_UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
+
+
 def cards_of(text: str | None) -> tuple[str, ...]:
     """The cards of a printed list.  ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five)
     lists the hole cards before the hyphen: the rest are board cards, not dealt to the player.
-    PartyPoker separates cards with commas."""
+    PartyPoker separates cards with commas; a capital suit letter ("10S", Chico's 2012 skins) is
+    written in lower case."""
     if not text:
         return ()
-    return tuple(text.split("-", 1)[0].replace(",", " ").split())
+    cards = text.split("-", 1)[0].replace(",", " ").split()
+    return tuple(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c) for c in cards)
 
 
 def pot_label(text: str) -> str:

@@ -74,7 +74,9 @@ def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
     if not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
-        want += sum(pt.expected_returns.values())  # the total then includes the uncalled part
+        # the total then includes the uncalled part (all of it at Winamax; at sites that print
+        # the return only sometimes, the part that no "returned" line took back)
+        want += sum(max(0, v - pt.printed_returns.get(n, 0)) for n, v in pt.expected_returns.items())
     if t.facts.total_net_of_rake:
         want -= pt.rake + pt.fees
     return want
@@ -292,7 +294,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
         # elsewhere the missing return line is A001's finding, not a second one here
-        if not t.facts.prints_uncalled or (
+        if (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
             paid[n] = paid.get(n, 0) + v
@@ -309,7 +311,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         # only the bounds are known: between the pots less all the rake and the whole pots
         extra = t.facts.prints_uncalled is False
         for n in names:
-            ret = pt.expected_returns.get(n, 0) if extra else 0
+            ret = pt.expected_returns.get(n, 0) if extra and not pt.printed_returns.get(n) else 0
             lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
             got = pt.collected.get(n, 0)
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)

@@ -1,0 +1,78 @@
+"""Helpers shared by the per-format tests (tests/test_format_<name>.py): the parse rate of a corpus
+folder against an independent count of hand headers, and audits of mutated fixture hands."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from auditor import model as M
+from auditor.audit import audit_hand
+from auditor.findings import Finding
+from auditor.formats import Chunk, parse_chunk, parse_text
+from auditor.ingest import expand_paths, open_source, read_stream
+
+
+@dataclass
+class Rate:
+    headers: int  # the independent count
+    seen: int
+    parsed: int
+    failed: int
+    failures: list[Finding]
+
+    @property
+    def rate(self) -> float:
+        return self.parsed / self.seen if self.seen else 0.0
+
+
+def decoded(path: Path) -> str:
+    raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16")
+    return raw.decode("utf-8", errors="replace").replace("\ufeff", "")
+
+
+def parse_rate(folder: Path, header: re.Pattern[str]) -> Rate:
+    """Hands seen, parsed and failed in ``folder``; ``header`` counts hand headers (at line starts)
+    in the raw decoded files, independently of the registry's detection."""
+    r = Rate(0, 0, 0, 0, [])
+    for p in expand_paths([str(folder)]):
+        r.headers += len(header.findall(decoded(Path(p))))
+        stream, size = open_source(p)
+        with stream:
+            _, items = read_stream(stream, p, size)
+            for item in items:
+                if isinstance(item, Chunk):
+                    r.seen += 1
+                    hand, fs = parse_chunk(item)
+                    if hand is None:
+                        r.failed += 1
+                        r.failures += [f for f in fs if f.code.startswith("P")]
+                    else:
+                        r.parsed += 1
+    return r
+
+
+def audit_text(text: str) -> list[Finding]:
+    """Every finding of the hands in ``text`` (parse and rule findings)."""
+    out: list[Finding] = []
+    for item in parse_text(text, "mutant.txt"):
+        if isinstance(item, M.Hand):
+            out += audit_hand(item).findings
+        else:
+            out.append(item)
+    return out
+
+
+def codes_at(findings: list[Finding]) -> set[tuple[str, int | None]]:
+    return {(f.code, f.line) for f in findings}
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based number of the first line of ``text`` that contains ``needle``."""
+    for i, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return i
+    raise AssertionError(f"{needle!r} not in the hand")

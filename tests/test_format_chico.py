@@ -1,0 +1,50 @@
+"""The Chico network format (BetOnline, ActionPoker, Gear Poker, PayNoRake ...): corpus parse rate
+against an independent header count, and mutations of real hands caught with their code and line."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import FIXTURES, corpus_dir
+from tests.format_helpers import audit_text, codes_at, line_of, parse_rate
+
+HEADER = re.compile(r"^[A-Za-z][\w. ]*? Game #\d+: ", re.M)
+SITE = FIXTURES / "sites" / "chico"
+MTT = "mtt_betonline_2016.txt"
+
+
+def test_corpus_parse_rate() -> None:
+    r = parse_rate(corpus_dir("betonline-chico"), HEADER)
+    assert r.seen == r.parsed + r.failed
+    assert r.headers == r.seen
+    assert r.rate >= 0.995, [f.message for f in r.failures]
+
+
+def test_fixtures_are_clean() -> None:
+    for p in sorted(SITE.glob("*.txt")):
+        assert [f.code for f in audit_text(p.read_text("utf-8"))] == [], p.name
+
+
+def test_collect_plus_one_is_a010() -> None:
+    # BetOnline prints who won what only on the summary seat line
+    text = (SITE / MTT).read_text("utf-8")
+    bad = text.replace("Player1 collected (1200.00)", "Player1 collected (1200.01)")
+    assert ("A010", line_of(bad, "Total pot")) in codes_at(audit_text(bad))
+
+
+def test_changed_uncalled_return_is_a001() -> None:
+    text = (SITE / MTT).read_text("utf-8")
+    bad = text.replace("Uncalled bet (400.00)", "Uncalled bet (300.00)")
+    assert ("A001", line_of(bad, "Uncalled bet")) in codes_at(audit_text(bad))
+
+
+def test_duplicated_card_is_h002() -> None:
+    text = (SITE / MTT).read_text("utf-8")
+    bad = text.replace("*** FLOP *** [Qh 2h 3s]", "*** FLOP *** [Qh 2h 9s]")
+    assert ("H002", line_of(bad, "*** FLOP ***")) in codes_at(audit_text(bad))
+
+
+def test_wager_beyond_stack_is_s001() -> None:
+    text = (SITE / MTT).read_text("utf-8")
+    bad = text.replace("Seat 8: Player1 (2390.84 in chips)", "Seat 8: Player1 (50.00 in chips)")
+    assert ("S001", line_of(bad, "Player1: calls 100.00")) in codes_at(audit_text(bad))
