@@ -253,18 +253,38 @@ def selector(select: str | Iterable[str] | None, ignore: str | Iterable[str] | N
 
 def load_baseline(path: str) -> set[tuple[str | None, str | None, str]]:
     """Findings to accept, keyed by :func:`baseline_key`, from an earlier ``--format json`` or
-    ``jsonl`` report (or any JSON list of objects with ``site``, ``hand_id`` and ``code``)."""
+    ``jsonl`` report (or any JSON list of objects with ``site``, ``hand_id`` and ``code``).
+
+    A file of another shape (a number, a string, a list of lists, objects without ``code``) raises
+    ``ValueError`` naming what was expected; the command turns it into a usage error (exit 2).
+    """
     import json
 
     with open(path, encoding="utf-8") as f:
         text = f.read()
     try:
         doc = json.loads(text)
-        items = doc["findings"] if isinstance(doc, dict) else doc
+        items = doc.get("findings") if isinstance(doc, dict) else doc
     except json.JSONDecodeError:
-        items = [json.loads(line) for line in text.splitlines() if line.strip()]
-        items = [i for i in items if "code" in i]
-    return {(i.get("site"), i.get("hand_id") or i.get("path"), i["code"]) for i in items}
+        items = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                items.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"line {n} is not JSON: {e.msg}") from None
+        items = [i for i in items if isinstance(i, dict) and "code" in i]
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply to be a report") from None
+    if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("code"), str) for i in items):
+        raise ValueError('expected a report of hhaudit (--format json or jsonl): a list of findings with "code"')
+
+    def text_or_none(v: object) -> str | None:
+        return v if isinstance(v, str) else None
+
+    return {(text_or_none(i.get("site")), text_or_none(i.get("hand_id")) or text_or_none(i.get("path")), i["code"])
+            for i in items}  # fmt: skip
 
 
 def baseline_key(f: Finding) -> tuple[str | None, str | None, str]:

@@ -11,6 +11,7 @@ import pytest
 
 from auditor.batch import store as S
 from auditor.report.views import Collector
+from tests.conftest import FIXTURES
 from tests.test_hostile_input import BAD_NAME, HAND, cli
 
 FINDING = HAND.replace("dave: checks", "dave: winks")  # a P002 warning: the hand gets a page
@@ -133,3 +134,12 @@ def test_the_html_collector_keeps_no_hand_text_in_memory(tmp_path: Path) -> None
     assert [p.name for p in pages] == ["1.html", "2.html", "3.html"]
     assert all("PokerStars Hand #2500000000" in p.read_text("utf-8") for p in pages)
     col.close()
+
+
+@pytest.mark.parametrize("content", ["[1,2,3]", '"abc"', "[" * 50_000 + "]" * 50_000, '{"findings": 5}',
+                                     '[{"code": 1}]', "not json\n{]"])  # fmt: skip
+def test_a_baseline_of_the_wrong_shape_is_a_usage_error(tmp_path: Path, content: str) -> None:
+    bl = tmp_path / "baseline.json"
+    bl.write_text(content)
+    code, _out, err = cli("audit", str(FIXTURES / "samples" / "disputed_reraise.txt"), "--baseline", str(bl))
+    assert code == 2 and "cannot read baseline" in err and "Traceback" not in err

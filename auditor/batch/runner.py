@@ -258,9 +258,12 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     _mark_interrupted(store, run_id)
     _write_run(store, night, _run_row(run_id, "running", started, opts, tally, None))
 
+    bad_manifests = S.verify_manifest(store)
     known = S.entries(S.load_manifest(store, S.ENTRY_COLUMNS))
     cleanup = S.collect_garbage(store, known)
     tally.garbage_removed = cleanup.removed_parts
+    for path in bad_manifests + cleanup.corrupt:
+        tally.messages.append(f"{display_path(path)}: not a readable Parquet file: removed, its file is audited again")
     for key in cleanup.incomplete:
         e = known[key]
         known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
@@ -285,10 +288,13 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     progress = Progress(mode, len(files), sum(s for _p, s in files), err, opts.log_interval)
     where = f"{opts.engine}" + (f" at {opts.scheduler}" if opts.scheduler else "") + f", {opts.workers} worker(s)"
     cleaned = f"; removed {cleanup.removed_parts} uncommitted part(s) left by an interrupted run"
+    repaired = len(bad_manifests) + len(cleanup.corrupt)
+    if repaired:
+        cleaned += f"; removed {repaired} unreadable store file(s), their source files are audited again"
     progress.begin(
         f"hhaudit batch: night {night}, run {run_id}: {len(files):,} file(s), "
         f"{sum(s for _p, s in files) / 1e6:,.1f} MB, store {store}, engine {where}"
-        + (cleaned if cleanup.removed_parts else "")
+        + (cleaned if cleanup.removed_parts or repaired else "")
     )
     status = "complete"
     done: list[str] = []  # manifest files written in this run and not yet compacted

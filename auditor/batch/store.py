@@ -423,7 +423,30 @@ class Cleanup:
 
     removed_parts: int = 0
     removed_temp: int = 0
-    incomplete: list[str] = field(default_factory=list)  # keys whose committed parts are missing
+    incomplete: list[str] = field(default_factory=list)  # keys whose committed parts are missing or corrupt
+    corrupt: list[str] = field(default_factory=list)  # committed parts that were unreadable (removed)
+
+
+def readable(path: str) -> bool:
+    """Whether ``path`` is a whole Parquet file (its footer reads): a zero-byte or cut part is not."""
+    try:
+        pl.read_parquet_schema(path)
+    except Exception:  # polars raises several kinds for a bad footer; any of them means "not readable"
+        return False
+    return True
+
+
+def verify_manifest(store: str) -> list[str]:
+    """Remove manifest files that are not whole Parquet files; returns their paths.
+
+    Call it holding the store lock, before :func:`load_manifest`.  The files whose rows were in a
+    removed manifest file lose their "done" mark, so the run audits them again, and the parts of
+    their old audit become uncommitted and are collected as garbage: the store repairs itself.
+    """
+    bad = [p for p in manifest_files(store) if not readable(p)]
+    for p in bad:
+        remove_quietly(p)
+    return bad
 
 
 def _walk(store: str, table: str) -> Iterator[os.DirEntry[str]]:
@@ -442,15 +465,21 @@ def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
 
     Deletes every ``hands``/``findings`` part that is not committed by its key's newest manifest
     row in ``known`` and every temporary file.  A manifest row whose parts are missing (deleted by
-    hand, or by a race with a killed run's orphaned worker) is reported in ``incomplete`` so that
-    its file is audited again.
+    hand, or by a race with a killed run's orphaned worker) or unreadable (removed, and named in
+    ``corrupt``) is reported in ``incomplete`` so that its file is audited again.
     """
     out = Cleanup()
     live: set[str] = set()
     for e in known.values():
         paths = e.part_paths(store)
         live.update(paths)
-        if e.status == "ok" and not all(os.path.exists(p) for p in paths):
+        if e.status != "ok":
+            continue
+        broken = [p for p in paths if os.path.exists(p) and not readable(p)]
+        for p in broken:  # a zero-byte or cut part (a full disk, a crash of the disk itself)
+            out.corrupt.append(p)
+            remove_quietly(p)
+        if broken or not all(os.path.exists(p) for p in paths):
             out.incomplete.append(e.file_key)
     for table in TABLES:
         for f in _walk(store, table):

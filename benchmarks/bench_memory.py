@@ -1,0 +1,96 @@
+"""Peak memory of ``hhaudit audit`` and ``hhaudit audit --html`` on hostile sizes (issue 11).
+
+Two inputs are generated in a temporary folder:
+
+* **one huge hand**: a real hand header and seats followed by ``--huge-mb`` MB of body lines (the
+  reader keeps at most 5,000 lines or 1 MiB of a hand and reports P007 for the rest);
+* **many hands with findings**: the README's disputed hand (a B001) repeated with fresh ids until
+  the file holds ``--many-mb`` MB (30,000 hands at the default 45 MB).
+
+Each command runs in its own process; its peak resident memory (``ru_maxrss`` of the child) is
+printed next to the stated bound.
+
+    .venv/bin/python benchmarks/bench_memory.py [--huge-mb 400] [--many-mb 45] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "fixtures" / "samples" / "disputed_reraise.txt"
+#: The bounds the project states (docs/security.md): peak RSS in MiB.
+BOUNDS = {"audit": 150, "audit --html": 200}
+
+
+def huge_hand(path: Path, mb: int) -> None:
+    head = SAMPLE.read_text("utf-8").split("*** HOLE CARDS ***")[0]
+    line = 'Amir said, "' + "z" * 200 + '"\n'
+    block = (line * 5000).encode()
+    with path.open("wb") as f:
+        f.write(head.encode())
+        written = 0
+        while written < mb * 2**20:
+            f.write(block)
+            written += len(block)
+
+
+def many_hands(path: Path, mb: int) -> int:
+    text = SAMPLE.read_text("utf-8").strip() + "\n\n\n"
+    n = 0
+    with path.open("w", encoding="utf-8") as f:
+        while f.tell() < mb * 2**20:
+            f.write(text.replace("250000000101", str(700_000_000_000 + n)))
+            n += 1
+    return n
+
+
+def peak(argv: list[str]) -> tuple[float, float]:
+    """(peak RSS in MiB, seconds) of one command run in a child of a fresh process."""
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True).stdout
+    kib, secs = out.split()
+    return int(kib) / 1024, float(secs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--huge-mb", type=int, default=400)
+    ap.add_argument("--many-mb", type=int, default=45)
+    ap.add_argument("--json", metavar="OUT")
+    args = ap.parse_args(argv)
+    hh = [sys.executable, "-m", "auditor.cli"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        huge, many = d / "huge.txt", d / "many.txt"
+        huge_hand(huge, args.huge_mb)
+        n = many_hands(many, args.many_mb)
+        inputs = ((f"one hand of {args.huge_mb} MB", huge), (f"{n:,} hands with findings, {args.many_mb} MB", many))
+        for label, src in inputs:
+            for cmd, extra in (("audit", []), ("audit --html", ["--html", str(d / "report")])):
+                mib, secs = peak([*hh, "audit", str(src), "--format", "json", "--fail-on", "none", "-o",
+                                  str(d / "out.json"), "--quiet", *extra])  # fmt: skip
+                rows.append({"input": label, "command": cmd, "peak_mib": round(mib, 1), "seconds": round(secs, 1),
+                             "bound_mib": BOUNDS[cmd], "within": mib <= BOUNDS[cmd]})  # fmt: skip
+    print(f"{'input':<40} {'command':<14} {'peak MiB':>9} {'bound':>6} {'s':>7}")
+    for r in rows:
+        mark = "ok" if r["within"] else "OVER"
+        print(f"{r['input']:<40} {r['command']:<14} {r['peak_mib']:>9} {r['bound_mib']:>6} {r['seconds']:>7}  {mark}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0 if all(r["within"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

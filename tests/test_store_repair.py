@@ -1,0 +1,40 @@
+"""Issue 11: a corrupt or zero-byte part or manifest file in the audit store is found at the start
+of the next run, named, removed, and its source file audited again: the store ends exactly as an
+uninterrupted run leaves it, and the report can read it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditor.batch import store as S
+from tests.conftest import FIXTURES
+from tests.test_batch import assert_same_store, batch, make_inputs, runs
+
+
+def _one(store: Path, table: str) -> Path:
+    parts = sorted(p for p in (store / table).rglob("*.parquet") if not p.name.startswith("."))
+    assert parts, table
+    return parts[0]
+
+
+@pytest.mark.parametrize("damage", ["zero-byte", "cut"])
+@pytest.mark.parametrize("table", ["hands", "findings", "files"])
+def test_a_damaged_store_file_is_repaired_by_the_next_run(tmp_path: Path, table: str, damage: str) -> None:
+    src = tmp_path / "in"
+    make_inputs(src)
+    (src / "disputed.txt").write_text((FIXTURES / "samples" / "disputed_reraise.txt").read_text("utf-8"))
+    clean, store = tmp_path / "clean", tmp_path / "store"
+    assert batch([src], clean)[0] in (0, 1)
+    assert batch([src], store)[0] in (0, 1)
+    victim = _one(store, table)
+    data = victim.read_bytes()
+    victim.write_bytes(b"" if damage == "zero-byte" else data[: len(data) // 2])
+
+    code, _out, err = batch([src], store)
+    assert code in (0, 1), err
+    assert "unreadable store file" in err
+    assert any("not a readable Parquet file" in m for m in runs(store).row(-1, named=True)["errors"])
+    assert_same_store(clean, store)
+    S.scan(str(store), "findings").collect()  # the report's query reads the repaired store
