@@ -157,6 +157,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                     yield out
                 return
         s = detect(line)
+        if s is not None and s == site and REGISTRY.joins(s, buf[0], line) and not any(buf[1:]):
+            # the format's lead-in line (888 "#Game No : N") and its header start one hand
+            buf.append(line)
+            continue
         if s is not None:
             c = flush()
             if c is not None:

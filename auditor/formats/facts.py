@@ -32,6 +32,9 @@ class ExportFacts:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"
     odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
+    # a dot followed by exactly three digits groups thousands ("1.550 $" is 1,550 chips): the site
+    # never prints three decimals (888 in some locales)
+    dot_thousands: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

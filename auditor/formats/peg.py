@@ -235,12 +235,19 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("dead") is not None:
+            # "posts dead blind [$1 + $2]" (888): a dead part, then a live big blind unless it is 0
+            self.a.post(g["player"], "dead blind", g["dead"])
+            if self.a.amt(g["amount"]) == 0:
+                return
+            self.a.post(g["player"], "big blind", g["amount"], bool(g.get("allin")))
+            return
         self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True))
 
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         self.a.action(g["player"], g["verb"], g.get("amount"), g.get("to"), bool(g.get("allin")),
-                      g.get("cap") is not None, g.get("cards"))  # fmt: skip
+                      g.get("cap") is not None, g.get("cards"), g.get("inc"))  # fmt: skip
 
     def on_dealt(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -343,7 +350,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#|HandId: #)([\w-]+)")
+_ID_RE = re.compile(r"(?:#Game No : |Hand History for Game |#|HandId: #)([\w-]+)")
 
 
 def quick_id(line: str) -> str | None:

@@ -77,6 +77,7 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "PREFLOP": "preflop",
         "ANTE/BLINDS": "preflop",
         "DEALING HANDS": "preflop",
+        "DOWN CARDS": "preflop",  # 888 "** Dealing down cards **"
         "FLOP": "flop",
         "TURN": "turn",
         "RIVER": "river",
@@ -129,8 +130,29 @@ POST_KINDS: dict[str, M.PostKind] = {
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+#: Card ranks and suits some sites print in the player's language (888: Swedish "Knh", German
+#: "8Pik", Dutch "Vh", Russian ranks read as cp1252 "Âh"), mapped to the canonical letters.
+_LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
+                "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
+                "\u00d2": "A", "\u0422": "A"}  # fmt: skip
+_LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c"}
+_CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
+_LOCAL_CARD = re.compile(r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdc]|Pik|Herz|Karo|Kreuz)")
+
+
+def card_of(token: str) -> str:
+    """One card as canonical text (a localised rank or suit word translated; anything else as printed)."""
+    if _CANONICAL_CARD.fullmatch(token):
+        return token
+    m = _LOCAL_CARD.fullmatch(token)
+    if m is None:
+        return token
+    return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
+
+
 def cards_of(text: str | None) -> tuple[str, ...]:
-    return tuple(text.split()) if text else ()
+    """The cards of a printed list, separated by spaces or commas (888: ``[ 7h, 8s ]``)."""
+    return tuple(card_of(c) for c in re.split(r"[\s,]+", text.strip()) if c) if text else ()
 
 
 def pot_label(text: str) -> str:
