@@ -20,6 +20,9 @@ class ExportFacts:
 
     prints_all_in: bool = True  # every all-in is marked ("and is all-in")
     prints_uncalled: bool = True  # "Uncalled bet (X) returned to Y" lines exist
+    # with prints_uncalled = false: the uncalled part of a player who collects nothing goes back
+    # without any line (888); otherwise it is inside the player's collect line (Winamax)
+    silent_return_without_collect: bool = False
     # hands dated before this year may return the uncalled part silently (PokerStars exports
     # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
     silent_returns_before: int | None = None

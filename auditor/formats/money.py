@@ -46,7 +46,8 @@ def to_minor(text: str, decimals: int, dot_thousands: bool = False) -> int:
     group thousands, and a trailing ``k`` (Winamax totals) means thousands.  With ``dot_thousands``
     a lone dot followed by exactly three digits groups thousands (``1.550`` is 1550).
     """
-    m = _NUM.search(text.replace("\u00a0", " ").replace("\u202f", " "))
+    # "\u00c2\u00a0": a UTF-8 no-break space read as cp1252 (888 exports of some locales)
+    m = _NUM.search(text.replace("\u00c2\u00a0", " ").replace("\u00a0", " ").replace("\u202f", " "))
     if m is None:
         raise AmountError(f"no number in {text!r}")
     s = m.group(0).strip().replace(" ", "")

@@ -22,6 +22,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha8", "omaha_hilo"),  # Winamax
+    ("omahahl", "omaha_hilo"),  # 888
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
     ("plo5", "omaha5"),
@@ -131,13 +132,13 @@ LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", 
 
 
 #: Card ranks and suits some sites print in the player's language (888: Swedish "Knh", German
-#: "8Pik", Dutch "Vh", Russian ranks read as cp1252 "Âh"), mapped to the canonical letters.
+#: "8Pik", Dutch "Vh", French "7p", Russian ranks read as cp1252 "Âh"), mapped to the canonical letters.
 _LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
                 "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
                 "\u00d2": "A", "\u0422": "A"}  # fmt: skip
-_LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c"}
+_LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
 _CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
-_LOCAL_CARD = re.compile(r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdc]|Pik|Herz|Karo|Kreuz)")
+_LOCAL_CARD = re.compile(r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)")
 
 
 def card_of(token: str) -> str:

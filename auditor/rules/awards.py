@@ -288,6 +288,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
         # elsewhere the missing return line is A001's finding, not a second one here
+        if not t.facts.prints_uncalled and t.facts.silent_return_without_collect and not pt.collected.get(n):
+            continue  # returned without a line (888): nothing of it is printed
         if not t.facts.prints_uncalled or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
@@ -306,6 +308,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         extra = t.facts.prints_uncalled is False
         for n in names:
             ret = pt.expected_returns.get(n, 0) if extra else 0
+            if ret and t.facts.silent_return_without_collect and not pt.collected.get(n):
+                ret = 0
             lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
             got = pt.collected.get(n, 0)
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
