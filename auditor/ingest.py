@@ -128,12 +128,18 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     stray_count = 0
     other = None  # a format hhaudit knows of but does not read, met outside any hand
 
-    def flush() -> Chunk | None:
+    def flush() -> Chunk | Finding | None:
         nonlocal buf
         if site is None:
             return None
         while buf and not buf[-1]:
             buf.pop()
+        if len(buf) == 1 and REGISTRY.lead_ins and REGISTRY.is_lead_in(site, buf[0]):
+            # a lead-in line (888 "#Game No : N") with no hand after it: not a hand
+            info.hands -= 1
+            text, buf = buf[0], []
+            return F.make("P003", path, start, 1, f"the {site} line {text[:60]!r} is followed by no hand",
+                          lines=1, format=site)  # fmt: skip
         chunk = Chunk(path, site, start, tuple(buf), overflow)
         buf = []
         return chunk

@@ -286,6 +286,11 @@ class Registry:
                 out[f.name] = re.compile(p)
         return out
 
+    def is_lead_in(self, site: str, line: str) -> bool:
+        """Whether ``line`` is the lead-in line of ``site`` (a line that only announces a hand)."""
+        p = self.lead_ins.get(site)
+        return p is not None and p.match(line) is not None
+
     def joins(self, site: str, first: str, line: str) -> bool:
         """Whether header ``line`` of ``site`` continues a hand whose only line so far is ``first``:
         the format's lead-in line (888's ``#Game No : N``) followed by its header proper."""
