@@ -138,7 +138,9 @@ _LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
                 "\u00d2": "A", "\u0422": "A"}  # fmt: skip
 _LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
 _CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
-_LOCAL_CARD = re.compile(r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)")
+_LOCAL_CARD = re.compile(
+    r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)"
+)
 
 
 def card_of(token: str) -> str:
