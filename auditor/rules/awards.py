@@ -417,7 +417,10 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: $20 put in, $19 collected, rake $0.50: $0.50 has vanished.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled or not h.complete:
+    if h.cancelled or not h.complete:
+        return
+    if pt.claim is None:
+        yield from _conserved_without_total(t, pt)
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
     returned = sum(pt.printed_returns.values())
@@ -431,6 +434,25 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
             f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)} + rake "
             f"{money(h, pt.rake)} + fees {money(h, pt.fees)})",
+            expected=put_in, actual=out,
+        )  # fmt: skip
+
+
+def _conserved_without_total(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A010 for a site that prints no total pot and no rake (888): more can never come out than went
+    in (less can: the rake, and 888 returns some uncalled bets without a line)."""
+    h = t.hand
+    put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    returned = sum(pt.printed_returns.values())
+    if not t.facts.prints_uncalled and t.facts.silent_return_without_collect:
+        returned += sum(v for n, v in pt.expected_returns.items() if not pt.collected.get(n))
+    out = sum(pt.collected.values()) + returned
+    if out > put_in:
+        c = next(iter(t.of(M.Collect)), None)
+        line, col = (c.line, c.col) if c is not None else (h.last_line, 1)
+        yield flag(t, "A010", line, col,
+            f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
+            f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)})",
             expected=put_in, actual=out,
         )  # fmt: skip
 
