@@ -315,12 +315,18 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     chars = 0
     other = None  # a format hhaudit knows of but does not read, met outside any hand
 
-    def flush() -> Chunk | None:
+    def flush() -> Chunk | Finding | None:
         nonlocal buf
         if site is None:
             return None
         while buf and not buf[-1]:
             buf.pop()
+        if len(buf) == 1 and REGISTRY.lead_ins and REGISTRY.is_lead_in(site, buf[0]):
+            # a lead-in line (888 "#Game No : N") with no hand after it: not a hand
+            info.hands -= 1
+            text, buf = buf[0], []
+            return F.make("P003", path, start, 1, f"the {site} line {text[:60]!r} is followed by no hand",
+                          lines=1, format=site)  # fmt: skip
         chunk = Chunk(path, site, start, tuple(buf), overflow)
         buf = []
         return chunk
@@ -345,6 +351,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                     yield out
                 return
         s = detect(line)
+        if s is not None and s == site and REGISTRY.joins(s, buf[0], line) and not any(buf[1:]):
+            # the format's lead-in line (888 "#Game No : N") and its header start one hand
+            buf.append(line)
+            continue
         if s is not None:
             c = flush()
             if c is not None:

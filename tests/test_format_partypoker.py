@@ -8,16 +8,14 @@ without BOM, UTF-16 with stray NULs) counts the "***** Hand History for Game" li
 from __future__ import annotations
 
 import codecs
-import csv
 import re
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from auditor.cli import main
 from auditor.pipeline import Summary, iter_parsed
-from tests.conftest import CORPUS, FIXTURES, corpus_dir
+from tests.conftest import FIXTURES, corpus_dir
 from tests.test_mutations import audit_text
 
 FOLDER = "partypoker"
@@ -71,27 +69,8 @@ def test_every_hand_is_seen_and_parsed(corpus: tuple[Summary, list[tuple[object,
     assert failed_named == summary.hands_failed
 
 
-def _expected_rows() -> Counter[tuple[str, str, str]]:
-    with EXPECTED.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    assert all(r["reason"].strip() for r in rows), "every expected finding says why"
-    return Counter((r["path"], r["hand_id"], r["code"]) for r in rows)
-
-
-@pytest.mark.corpus
-def test_findings_are_exactly_the_listed_ones() -> None:
-    from auditor.audit import audit_hand
-    from auditor.profiles import for_hand
-
-    d = corpus_dir(FOLDER)
-    got: Counter[tuple[str, str, str]] = Counter()
-    for hand, _fs in iter_parsed([str(d)], Summary()):
-        if hand is None:
-            continue
-        for f in audit_hand(hand, for_hand(hand.site, None)).findings:
-            if f.code.startswith(AUDITED):
-                got[(str(Path(hand.path).relative_to(CORPUS)), hand.hand_id, f.code)] += 1
-    assert got == _expected_rows()
+# The folder's serious findings are checked against tests/corpus_expected/partypoker.tsv by
+# tests/test_corpus_expected.py, with every other folder's.
 
 
 # ---------------------------------------------------------------- mutations of real Party hands

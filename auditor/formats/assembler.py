@@ -36,6 +36,14 @@ EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tou
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 
+def _dot_thousands(format_name: str) -> bool:
+    """Whether the format's export fact ``dot_thousands`` holds ("1.550" is 1,550 chips)."""
+    from auditor.formats.registry import REGISTRY
+
+    fmt = REGISTRY.get(format_name)
+    return fmt is not None and fmt.facts.dot_thousands
+
+
 class HandAssembler:
     """Collects one hand's facts, seats and events, in the order the reader meets them.
 
@@ -65,6 +73,7 @@ class HandAssembler:
         self.complete = False
         self.cancelled = False
         self.small_blind_seen = False
+        self.dot_thousands = _dot_thousands(format_name)
 
     # -- amounts
     def amt(self, text: str | None) -> int:
@@ -72,7 +81,7 @@ class HandAssembler:
         if text is None:
             return 0
         try:
-            return to_minor(text, self.decimals)
+            return to_minor(text, self.decimals, self.dot_thousands)
         except AmountError as e:
             raise ReadFailure("P006", self.line, self.col, str(e), e.needed) from None
 
@@ -147,9 +156,11 @@ class HandAssembler:
         self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
 
     def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
-               cap: bool = False, cards: str | None = None, by: str | None = None) -> None:  # fmt: skip
+               cap: bool = False, cards: str | None = None, increment: str | None = None,
+               by: str | None = None) -> None:  # fmt: skip
         """A voluntary action.  ``verb`` is the site's word; ``amount`` and ``to`` as printed:
-        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B.
+        ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B;
+        ``increment`` is a raise printed as the chips put in (888 ``raises [A]``: the total is prev + A);
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         verb = verb.lower()
         prev = self.street_bet.get(player, 0)
@@ -194,6 +205,10 @@ class HandAssembler:
             self.street_bet[player] = prev + inc
             self.add(M.Post, player=player, kind="bring_in", amount=inc, all_in=all_in)
             return
+        elif increment is not None:  # raises by A (the chips put in)
+            inc = self.amt(increment)
+            to_total = prev + inc
+            kind = "raise"
         else:  # raises A to B / completes it to B
             to_total = self.amt(to or amount)
             printed = self.amt(amount) if to and amount else None

@@ -23,6 +23,9 @@ class ExportFacts:
     # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
     # False: the printed pots leave it out (PartyPoker "Main Pot: ..")
     silent_uncalled_in_total: bool = True
+    # with prints_uncalled = false: the uncalled part of a player who collects nothing goes back
+    # without any line (888); otherwise it is inside the player's collect line (Winamax)
+    silent_return_without_collect: bool = False
     # hands dated before this year may return the uncalled part silently (PokerStars exports
     # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
     silent_returns_before: int | None = None
@@ -35,6 +38,9 @@ class ExportFacts:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"
     odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
+    # a dot followed by exactly three digits groups thousands ("1.550 $" is 1,550 chips): the site
+    # never prints three decimals (888 in some locales)
+    dot_thousands: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

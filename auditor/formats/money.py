@@ -39,13 +39,15 @@ MAX_DIGITS = 30
 
 
 @lru_cache(maxsize=8192)
-def to_minor(text: str, decimals: int) -> int:
+def to_minor(text: str, decimals: int, dot_thousands: bool = False) -> int:
     """``$1,234.56`` → 123456 (decimals=2).  Raises :class:`AmountError` when not exact.
 
     Both decimal marks are understood (``1.234,56`` and ``1,234.56``), spaces and no-break spaces
-    group thousands, and a trailing ``k`` (Winamax totals) means thousands.
+    group thousands, and a trailing ``k`` (Winamax totals) means thousands.  With ``dot_thousands``
+    a lone dot followed by exactly three digits groups thousands (``1.550`` is 1550).
     """
-    m = _NUM.search(text.replace("\u00a0", " ").replace("\u202f", " "))
+    # "\u00c2\u00a0": a UTF-8 no-break space read as cp1252 (888 exports of some locales)
+    m = _NUM.search(text.replace("\u00c2\u00a0", " ").replace("\u00a0", " ").replace("\u202f", " "))
     if m is None:
         raise AmountError(f"no number in {text!r}")
     s = m.group(0).strip().replace(" ", "")
@@ -58,7 +60,7 @@ def to_minor(text: str, decimals: int) -> int:
     elif "," in s:
         dec = "," if s.count(",") == 1 and len(s.rsplit(",", 1)[1]) in (1, 2) else ""
     elif "." in s:
-        dec = "." if s.count(".") == 1 else ""
+        dec = "." if s.count(".") == 1 and not (dot_thousands and len(s.rsplit(".", 1)[1]) == 3) else ""
     else:
         dec = ""
     whole, frac = s.rsplit(dec, 1) if dec else (s, "")

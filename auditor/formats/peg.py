@@ -52,7 +52,7 @@ GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
     "fee", "insurance", "what", "text", "by", "ends", "live", "year",
-    "button_player", "seats_listed", "table_name",
+    "button_player", "seats_listed", "table_name", "dead", "inc",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
     "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
     *EXTRA_FACTS,
@@ -247,13 +247,20 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("dead") is not None:
+            # "posts dead blind [$1 + $2]" (888): a dead part, then a live big blind unless it is 0
+            self.a.post(g["player"], "dead blind", g["dead"])
+            if self.a.amt(g["amount"]) == 0:
+                return
+            self.a.post(g["player"], "big blind", g["amount"], bool(g.get("allin")))
+            return
         self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True),
                     live=g.get("live") is not None)  # fmt: skip
 
     def on_action(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
         self.a.action(g["player"], g["verb"], g.get("amount"), g.get("to"), bool(g.get("allin")),
-                      g.get("cap") is not None, g.get("cards"), by=g.get("by"))  # fmt: skip
+                      g.get("cap") is not None, g.get("cards"), g.get("inc"), by=g.get("by"))  # fmt: skip
 
     def on_all_in(self, parts: Parts, node: Node) -> None:
         """A line of its own that says the player's last wager put them all-in (PartyPoker)."""
@@ -377,7 +384,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#|HandId: #|Hand History [Ff]or Game )([\w-]+)")
+_ID_RE = re.compile(r"(?:#Game No : |Hand History [Ff]or Game |#|HandId: #)([\w-]+)")
 
 
 def quick_id(line: str) -> str | None:

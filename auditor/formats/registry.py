@@ -7,7 +7,9 @@ A format card is a TOML file beside the grammars (``grammars/<name>.toml``).  It
   or ``reader = "package.module"`` (a module with a ``Reader`` class for XML/JSON/TOML documents);
 * how a hand is detected: ``detect = "rule"`` names the grammar rule whose pattern starts a hand (the
   pattern is *taken from the grammar*, never written twice); a document reader's module has
-  ``SNIFF``, a pattern of the document's first line;
+  ``SNIFF``, a pattern of the document's first line; ``lead_in = "rule"`` names a line that may come
+  just before that header and belongs to the same hand (888's ``#Game No : N`` above
+  ``***** 888poker Hand History for Game N *****``): a hand starts at whichever comes first;
 * ``[facts]``: its export facts (:class:`~auditor.formats.facts.ExportFacts`), and ``[brands.NAME]``
   the facts of a brand that prints differently (a clone of the format), chosen by the header group
   ``brand_group``;
@@ -74,6 +76,7 @@ class Format:
     card: Path
     grammars: tuple[Path, ...] = ()
     detect: str = "header"
+    lead_in: str | None = None
     reader_module: str | None = None
     brand_group: str | None = None
     facts: ExportFacts = field(default_factory=ExportFacts)
@@ -131,10 +134,20 @@ class Format:
             return str(importlib.import_module(self.reader_module or "").SNIFF)
         if not self.supported:
             return self.recognise or ""
+        pattern = self._rule_pattern(self.detect)
+        if self.lead_in:
+            pattern = f"(?:{self._rule_pattern(self.lead_in)})|(?:{pattern})"
+        return pattern
+
+    def lead_in_pattern(self) -> str | None:
+        """The pattern of the line that may precede this format's hand header (``lead_in``), or None."""
+        return self._rule_pattern(self.lead_in) if self.lead_in and self.supported and not self.is_document else None
+
+    def _rule_pattern(self, rule: str) -> str:
         defs: dict[str, str] = {}
         for m in _RULE_DEF.finditer(self.grammar_text):
             defs[m.group(1)] = m.group(2)  # the last definition wins, as in parsimonious
-        rule = self.detect
+        start = rule
         for _ in range(10):
             body = defs.get(rule)
             if body is None:
@@ -144,7 +157,7 @@ class Format:
                 flags = "(?i)" if "i" in lit.group(2) else ""
                 return flags + _NAMED_GROUP.sub("(?:", lit.group(1))
             rule = body.split()[0].rstrip("?*+")
-        raise ValueError(f"format {self.name}: rule {self.detect!r} does not lead to a regex")
+        raise ValueError(f"format {self.name}: rule {start!r} does not lead to a regex")
 
     def facts_for(self, brand: str | None) -> ExportFacts:
         if brand:
@@ -157,7 +170,7 @@ class Format:
 def _load_card(path: Path, search: list[Path]) -> Format:
     data = tomllib.loads(path.read_text("utf-8"))
     name = data.get("name") or path.stem
-    known = {"name", "title", "grammars", "detect", "reader", "brand_group", "facts", "brands", "profile",
+    known = {"name", "title", "grammars", "detect", "lead_in", "reader", "brand_group", "facts", "brands", "profile",
              "status", "recognise", "notes"}  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -180,6 +193,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
         card=path,
         grammars=tuple(find(s) for s in data.get("grammars", ())),
         detect=data.get("detect", "header"),
+        lead_in=data.get("lead_in"),
         reader_module=data.get("reader"),
         brand_group=data.get("brand_group"),
         facts=facts,
@@ -214,7 +228,7 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("detector", "recognisers", "sniffers"):
+        for attr in ("detector", "recognisers", "sniffers", "lead_ins"):
             self.__dict__.pop(attr, None)
 
     @property
@@ -261,6 +275,27 @@ class Registry:
         """The format whose hand header starts ``line``, or None."""
         m = self.detector.match(line)
         return m.lastgroup[4:] if m is not None and m.lastgroup else None
+
+    @cached_property
+    def lead_ins(self) -> dict[str, re.Pattern[str]]:
+        """Per format with a ``lead_in`` line: its pattern."""
+        out: dict[str, re.Pattern[str]] = {}
+        for f in self.supported():
+            p = f.lead_in_pattern()
+            if p is not None:
+                out[f.name] = re.compile(p)
+        return out
+
+    def is_lead_in(self, site: str, line: str) -> bool:
+        """Whether ``line`` is the lead-in line of ``site`` (a line that only announces a hand)."""
+        p = self.lead_ins.get(site)
+        return p is not None and p.match(line) is not None
+
+    def joins(self, site: str, first: str, line: str) -> bool:
+        """Whether header ``line`` of ``site`` continues a hand whose only line so far is ``first``:
+        the format's lead-in line (888's ``#Game No : N``) followed by its header proper."""
+        p = self.lead_ins.get(site)
+        return p is not None and p.match(first) is not None and p.match(line) is None
 
     def sniff_document(self, line: str) -> Format | None:
         for pattern, fmt in self.sniffers:

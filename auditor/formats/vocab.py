@@ -23,6 +23,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha8", "omaha_hilo"),  # Winamax
+    ("omahahl", "omaha_hilo"),  # 888
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
     ("plo5", "omaha5"),
@@ -81,6 +82,7 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "PREFLOP": "preflop",
         "ANTE/BLINDS": "preflop",
         "DEALING HANDS": "preflop",
+        "DOWN CARDS": "preflop",  # 888 "** Dealing down cards **"
         "FLOP": "flop",
         "TURN": "turn",
         "RIVER": "river",
@@ -112,7 +114,6 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "SIXTH": "sixth",
         "SEVENTH": "seventh",
         # PartyPoker: "** Dealing down cards **", stud "** Dealing **" (3rd street), "** Dealing Fourth street **"
-        "DOWN CARDS": "preflop",
         "DEALING": "third",
         "FOURTH STREET": "fourth",
         "FIFTH STREET": "fifth",
@@ -157,18 +158,40 @@ POST_KINDS: dict[str, M.PostKind] = {
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+#: Card ranks and suits some sites print in the player's language (888: Swedish "Knh", German
+#: "8Pik", Dutch "Vh", French "7p", Russian ranks read as cp1252 "Âh"), mapped to the canonical letters.
+_LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
+                "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
+                "\u00d2": "A", "\u0422": "A"}  # fmt: skip
+_LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
+_CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
+_LOCAL_CARD = re.compile(
+    r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)"
+)
+
+
+def card_of(token: str) -> str:
+    """One card as canonical text (a localised rank or suit word translated; anything else as printed)."""
+    if _CANONICAL_CARD.fullmatch(token):
+        return token
+    m = _LOCAL_CARD.fullmatch(token)
+    if m is None:
+        return token
+    return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
+
+
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
 
 def cards_of(text: str | None) -> tuple[str, ...]:
-    """The cards of a printed list.  ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five)
-    lists the hole cards before the hyphen: the rest are board cards, not dealt to the player.
-    PartyPoker separates cards with commas; a capital suit letter ("10S", Chico's 2012 skins) is
-    written in lower case."""
+    """The cards of a printed list, separated by spaces or commas (888: ``[ 7h, 8s ]``, PartyPoker).
+    ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five) lists the hole cards before the
+    hyphen: the rest are board cards, not dealt to the player.  A capital suit letter ("10S",
+    Chico's 2012 skins) is written in lower case; localised ranks and suits are translated."""
     if not text:
         return ()
-    cards = text.split("-", 1)[0].replace(",", " ").split()
-    return tuple(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c) for c in cards)
+    tokens = re.split(r"[\s,]+", text.split("-", 1)[0].strip())
+    return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
 
 def pot_label(text: str) -> str:

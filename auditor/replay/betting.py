@@ -144,7 +144,7 @@ class Replay:
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
-        self.bb = self._nominal_bb()
+        self.bb = self._nominal_bb(facts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
         antes = [e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"]
@@ -168,11 +168,18 @@ class Replay:
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
 
     # ------------------------------------------------------------------ setup
-    def _nominal_bb(self) -> int:
+    def _nominal_bb(self, facts: ExportFacts) -> int:
         h = self.h
+        posted: dict[str, int] = {}
         for e in h.events:
             if isinstance(e, M.Post) and e.kind == "big_blind" and not e.all_in:
+                pl = self.players.get(e.player)
+                if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
+                        and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
+                    continue  # a short all-in big blind of a site that never marks all-ins (888)
                 return e.amount
+            if isinstance(e, M.Post):
+                posted[e.player] = posted.get(e.player, 0) + e.amount
         if h.structure == "FL" and h.site == "pokerstars" and h.small_blind:
             return h.small_blind
         if h.big_blind:

@@ -129,6 +129,13 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
             shown.setdefault(r.player, r.cards)
         elif "mucked" in r.text:
             mucked.add(r.player)
+    if any(p.all_in and not p.folded for p in t.players.values()):
+        # with a player all-in, every hand at the showdown is tabled (TDA 2026 Rule 18, 2024: 16):
+        # a hand "mucked" with its cards printed (888) still plays for the pot
+        for m in t.of(M.Muck):
+            if known(m.cards) and m.player not in shown:
+                shown[m.player] = m.cards
+                showed.add(m.player)
     for p in mucked - showed:
         shown.pop(p, None)
     return shown, mucked

@@ -294,6 +294,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
         # elsewhere the missing return line is A001's finding, not a second one here
+        if not t.facts.prints_uncalled and t.facts.silent_return_without_collect and not pt.collected.get(n):
+            continue  # returned without a line (888): nothing of it is printed
         if (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
@@ -312,6 +314,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         extra = t.facts.prints_uncalled is False
         for n in names:
             ret = pt.expected_returns.get(n, 0) if extra and not pt.printed_returns.get(n) else 0
+            if ret and t.facts.silent_return_without_collect and not pt.collected.get(n):
+                ret = 0
             lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
             got = pt.collected.get(n, 0)
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
@@ -423,16 +427,9 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
     if pt.claim is None:
-        # no summary printed (PartyPoker before 2017): the rake is unknown, but no more can come out
-        # than was put in
-        got, back = sum(pt.collected.values()), sum(pt.printed_returns.values())
-        paid = got + back
-        if paid > put_in and t.of(M.Collect):
-            e = t.of(M.Collect)[-1]
-            yield flag(t, "A010", e.line, e.col,
-                       f"{money(h, put_in)} was put in, but {money(h, paid)} is paid out (collected "
-                       f"{money(h, got)} + returned {money(h, back)})",
-                       expected=put_in, actual=paid)  # fmt: skip
+        # no total printed (PartyPoker before 2017, 888): the rake is unknown, but no more can come
+        # out than was put in
+        yield from _conserved_without_total(t, pt)
         return
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
@@ -445,6 +442,26 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
             f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)} + rake "
             f"{money(h, pt.rake)} + fees {money(h, pt.fees)})",
+            expected=put_in, actual=out,
+        )  # fmt: skip
+
+
+def _conserved_without_total(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+    """A010 for a hand whose site prints no total pot and no rake (888, PartyPoker before 2017): more
+    can never come out than went in (less can: the rake, and 888 returns some uncalled bets without
+    a line)."""
+    h = t.hand
+    put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    returned = sum(pt.printed_returns.values())
+    if not t.facts.prints_uncalled and t.facts.silent_return_without_collect:
+        returned += sum(v for n, v in pt.expected_returns.items() if not pt.collected.get(n))
+    out = sum(pt.collected.values()) + returned
+    if out > put_in:
+        c = next(iter(t.of(M.Collect)), None)
+        line, col = (c.line, c.col) if c is not None else (h.last_line, 1)
+        yield flag(t, "A010", line, col,
+            f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
+            f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)})",
             expected=put_in, actual=out,
         )  # fmt: skip
 
