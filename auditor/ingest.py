@@ -87,6 +87,11 @@ def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[in
     reported = 0
     while True:
         final = not block
+        if final and encoding.startswith("utf-16") and decoder.getstate()[0] in (b"\n", b"\r"):
+            # a UTF-16 file that ends in one byte-mode line break (2016 WPN exports): the byte
+            # ends the last line; it is not half of a character
+            decoder.reset()
+            block = b"\n\x00" if encoding == "utf-16-le" else b"\x00\n"
         text = pending + decoder.decode(block, final=final)
         if cr_only:
             text = text.replace("\r", "\n")

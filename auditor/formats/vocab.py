@@ -21,6 +21,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
+    ("omaha h/l", "omaha_hilo"),  # WPN
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
@@ -35,6 +36,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("holdem", "holdem"),
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
+    ("stud h/l", "stud_hilo"),  # WPN
     ("stud", "stud"),
     ("razz", "razz"),
     ("draw", "draw"),
@@ -68,6 +70,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
+    if n[-2:] in (" 1", " 2", " 3") and n[:-2] in ("FLOP", "TURN", "RIVER", "SHOW DOWN", "SHOWDOWN"):
+        run, n = int(n[-1]), n[:-2]  # WPN runs: "*** FLOP 2 ***"
     for i, word in enumerate(("FIRST ", "SECOND ", "THIRD "), start=1):
         if n.startswith(word) and "DRAW" not in n:
             run, n = i, n[len(word) :]
@@ -124,6 +128,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "button blind": "button_blind",
     "bring-in": "bring_in",
     "big blind ante": "big_blind_ante",
+    "dead": "dead_small_blind",  # WPN "posts dead $0.07": a returning player's blinds (small dead)
+    "posts": "big_blind",  # WPN "X posts $0.02": a new player's big blind
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
