@@ -22,6 +22,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha h/l", "omaha_hilo"),  # WPN
+    ("omaha hilow", "omaha_hilo"),  # WPN 2016
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
@@ -30,6 +31,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("plo6", "omaha6"),
     ("plo", "omaha"),
     ("6+", "shortdeck"),
+    ("six plus", "shortdeck"),  # WPN 2016
     ("short deck", "shortdeck"),
     ("shortdeck", "shortdeck"),
     ("hold'em", "holdem"),
@@ -37,6 +39,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
     ("stud h/l", "stud_hilo"),  # WPN
+    ("stud hilow", "stud_hilo"),  # WPN 2016
     ("stud", "stud"),
     ("razz", "razz"),
     ("draw", "draw"),
