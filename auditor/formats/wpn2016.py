@@ -45,7 +45,7 @@ _BUTTON = re.compile(r"Seat (?P<button>\d+) is the button$")
 _SEAT = re.compile(rf"Seat (?P<seat>\d+): (?P<player>.*) \((?P<stack>{_AMT})\)\.$")
 
 _POST = re.compile(
-    rf"Player (?P<player>.*) (?P<kind>has small blind|has big blind|posts ante|ante|straddle|posts) "
+    rf"Player (?P<player>.*?) (?P<kind>has small blind|has big blind|posts ante|ante|straddle|posts) "
     rf"\((?P<amount>{_AMT})\)(?P<dead> as a dead bet)?$"
 )
 _ACTION = re.compile(rf"Player (?P<player>.*) (?P<verb>folds|checks|calls|bets|raises|allin|caps|bring in)(?: \((?P<amount>{_AMT})\))?$")
@@ -233,9 +233,9 @@ class Reader:
     @staticmethod
     def _post(a: HandAssembler, player: str, kind: str, amount: str, dead: bool) -> None:
         if kind == "posts":
-            # "posts (X)": a new or returning player's blind; "posts (X) as a dead bet" its dead part
-            bb = a.amt(a.facts.get("bb"))
-            kind_text = "dead blind" if dead or a.amt(amount) < bb else "big blind"
+            # "posts (X)": a new or returning player's live blind (counted in the player's "Bets"),
+            # "posts (X) as a dead bet" its dead part
+            kind_text = "dead blind" if dead else "big blind"
         else:
             kind_text = _POST_KINDS[kind]
         a.post(player, kind_text, amount)
