@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -185,7 +186,7 @@ def m_duplicate_card(c: Clean) -> Iterator[Mutant]:
 def m_swap_folds(c: Clean) -> Iterator[Mutant]:
     """Two folds of different players, one after the other, swapped (B004 at the first)."""
     steps = c.trace.steps
-    for a, b in zip(steps, steps[1:], strict=False):
+    for a, b in pairwise(steps):
         ea, eb = a.event, b.event
         if (isinstance(ea, M.Action) and isinstance(eb, M.Action) and ea.kind == eb.kind == "fold"
                 and eb.line == ea.line + 1 and ea.player != eb.player and a.betting):  # fmt: skip

@@ -39,7 +39,8 @@ _CARDS = rf"{_CARD}(?: {_CARD})*"
 
 _DATE = re.compile(r"Game started at: (?P<date>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})$")
 _GAME_ID = re.compile(
-    rf"Game ID: (?P<hand_id>\d+) (?P<sb>{_AMT})/(?P<bb>{_AMT}) ?(?P<table>.*?) ?\((?P<game>[^()]*)\)(?: (?P<max_seats>\d+)-max)?$"
+    rf"Game ID: (?P<hand_id>\d+) (?P<sb>{_AMT})/(?P<bb>{_AMT}) ?(?P<table>.*?) ?\((?P<game>[^()]*)\)"
+    r"(?: (?P<max_seats>\d+)-max)?$"
 )
 _BUTTON = re.compile(r"Seat (?P<button>\d+) is the button$")
 _SEAT = re.compile(rf"Seat (?P<seat>\d+): (?P<player>.*) \((?P<stack>{_AMT})\)\.$")
@@ -48,18 +49,26 @@ _POST = re.compile(
     rf"Player (?P<player>.*?) (?P<kind>has small blind|has big blind|posts ante|ante|straddle|posts) "
     rf"\((?P<amount>{_AMT})\)(?P<dead> as a dead bet)?$"
 )
-_ACTION = re.compile(rf"Player (?P<player>.*) (?P<verb>folds|checks|calls|bets|raises|allin|caps|bring in)(?: \((?P<amount>{_AMT})\))?$")
+_ACTION = re.compile(
+    rf"Player (?P<player>.*) (?P<verb>folds|checks|calls|bets|raises|allin|caps|bring in)(?: \((?P<amount>{_AMT})\))?$"
+)
 _CARD_LINE = re.compile(rf"Player (?P<player>.*) received (?:a card|card)(?:\.|: \[(?P<card>{_CARD})\])$")
-_STREET = re.compile(rf"\*\*\* (?P<name>FLOP|TURN|RIVER|Third street|Fourth street|Fifth street|Sixth street) \*\*\*:?(?: \[(?P<prior>{_CARDS})\])?(?: \[(?P<cards>{_CARDS})\])?$")
+_STREET = re.compile(
+    r"\*\*\* (?P<name>FLOP|TURN|RIVER|Third street|Fourth street|Fifth street|Sixth street) \*\*\*:?"
+    rf"(?: \[(?P<prior>{_CARDS})\])?(?: \[(?P<cards>{_CARDS})\])?$"
+)
 _UNCALLED = re.compile(rf"Uncalled bet \((?P<amount>{_AMT})\) returned to ?(?P<player>.*)$")
 _MUCK = re.compile(r"Player (?P<player>.*) mucks cards$")
-_EVENT = re.compile(r"Player (?P<player>.*?) ?(?P<what>sitting out|is timed out\.|wait BB|is disconnected and ALL IN\.)$")
+_EVENT = re.compile(
+    r"Player (?P<player>.*?) ?(?P<what>sitting out|is timed out\.|wait BB|is disconnected and ALL IN\.)$"
+)
 _SUMMARY = re.compile(r"------ Summary ------$")
 _POT = re.compile(rf"Pot: (?P<total>{_AMT})\.?(?: Rake (?P<rake>{_AMT})\.?)?(?: JP fee (?P<jp>{_AMT})\.?)?$")
 _BOARD = re.compile(rf"Board: \[{_CARDS}\]$")
 _RESULT = re.compile(
-    rf"(?P<star>\*)?Player (?P<player>.*?) (?:does not show cards|doesn't show cards|mucks \(does not show cards\)"
-    rf"|mucks \(does not show: \[(?P<mucked>{_CARDS})\]\)|shows: (?:(?P<desc>.*?) )?\[(?P<cards>{_CARDS})\](?P<low> Low hand \([^)]*\))?)"
+    rf"(?P<star>\*)?Player (?P<player>.*?) (?:does not show cards|doesn't show cards"
+    rf"|mucks \(does not show cards\)|mucks \(does not show: \[(?P<mucked>{_CARDS})\]\)"
+    rf"|shows: (?:(?P<desc>.*?) )?\[(?P<cards>{_CARDS})\](?P<low> Low hand \([^)]*\))?)"
     rf"\.? ?Bets: (?P<bets>{_AMT})\. Collects: (?P<collects>{_AMT})\. (?:Wins|Loses): {_AMT}\.?$"
 )
 _END = re.compile(r"Game ended at: .*$")
@@ -232,13 +241,10 @@ class Reader:
 
     @staticmethod
     def _post(a: HandAssembler, player: str, kind: str, amount: str, dead: bool) -> None:
-        if kind == "posts":
-            # "posts (X)": a new or returning player's live blind (counted in the player's "Bets"),
-            # "posts (X) as a dead bet" its dead part
-            kind_text = "dead blind" if dead else "big blind"
-        else:
-            kind_text = _POST_KINDS[kind]
-        a.post(player, kind_text, amount)
+        # "posts (X)": a new or returning player's live blind (counted in the player's "Bets"),
+        # "posts (X) as a dead bet" its dead part
+        posts = "dead blind" if dead else "big blind"
+        a.post(player, posts if kind == "posts" else _POST_KINDS[kind], amount)
 
     @staticmethod
     def _action(a: HandAssembler, player: str, verb: str, amount: str | None, dealt: bool) -> None:
