@@ -274,3 +274,11 @@ def test_button_draw_cards_are_not_hole_cards() -> None:
     path = FIXTURES / "sites" / "wpn" / "tournament_plo8_button_draw.txt"
     found = [f for f in audit_text(path.read_text("utf-8").splitlines()) if f.code[0] in "BSAHP"]
     assert found == []
+
+
+@pytest.mark.corpus
+def test_wpn_fast_path_equals_full_parse() -> None:
+    """The 2019+ grammar reads every corpus hand the same line by line as parsed whole."""
+    from tests.test_fast_path import chunks, same
+
+    assert same(chunks([str(corpus_dir(FOLDER))])) == 29
