@@ -48,7 +48,7 @@ def audit_hand(hand: Hand, profile: Profile | None = None, facts: ExportFacts | 
     the format prints (default: the format card's, for the hand's brand).
     """
     profile = profile or for_hand(hand.site, None)
-    t = replay(hand, profile, facts if facts is not None else REGISTRY.facts_for(hand))
+    t = replay(hand, profile, (facts if facts is not None else REGISTRY.facts_for(hand)).for_hand(hand))
     if hand.cancelled:
         return Audited(hand, t, None, [])
     out: list[Finding] = []

@@ -313,7 +313,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     run = AuditRun(rules=args.rules or None)
     try:
         for item in iter_chunks([args.path], Summary()):
-            if not isinstance(item, Chunk) or quick_id(item.lines[0]) != want:
+            if not isinstance(item, Chunk) or want not in (quick_id(line) for line in item.lines[:2]):
                 continue
             r = run.process(item)
             if r.audited is None:

@@ -261,6 +261,8 @@ def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[in
                     end -= (end - pos) % 2
                 nxt = -1
         raw = buf[pos:end]
+        if mode in _UTF16 and len(raw) % 2 and raw[-1:] in (b"\n", b"\r"):
+            raw = raw[:-1]  # a UTF-16 file that ends in one byte-mode line break (2016 WPN exports)
         lineno += 1
         if nxt < 0:
             # an over-long line: keep its start, skip the rest up to the next line break

@@ -23,11 +23,15 @@ def chunks(paths: list[str]) -> list[Chunk]:
 
 
 def same(cs: list[Chunk]) -> int:
+    n = 0
     for c in cs:
+        if REGISTRY[c.site].is_document:
+            continue  # read by a reader module, not a grammar: no fast path to compare
+        n += 1
         g = REGISTRY[c.site].peg
         fast, slow = read_hand(g, c, fast=True), read_hand(g, c, fast=False)
         assert fast == slow, f"{c.path}:{c.first_line}"
-    return len(cs)
+    return n
 
 
 def test_fixtures_fast_equals_full() -> None:

@@ -200,6 +200,15 @@ class HandAssembler:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "bet"
+        elif verb.startswith(("caps", "allin")):
+            # WPN "caps $X" / "allin (X)": the chips put in now, with no word for call, bet or
+            # raise: it calls up to the street's highest wager, bets into none, raises above it
+            inc = self.amt(amount)
+            to_total = prev + inc
+            top = max(self.street_bet.values(), default=0)
+            kind = "call" if to_total <= top else ("raise" if top else "bet")
+            cap = cap or verb.startswith("caps")
+            all_in = all_in or not cap
         elif verb.startswith("brings in"):
             inc = self.amt(amount)
             self.street_bet[player] = prev + inc

@@ -10,7 +10,7 @@ Winamax prints no "Uncalled bet" line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 
@@ -41,6 +41,12 @@ class ExportFacts:
     # a dot followed by exactly three digits groups thousands ("1.550 $" is 1,550 chips): the site
     # never prints three decimals (888 in some locales)
     dot_thousands: bool = False
+    # a hand won without a call (a walk) prints no "Uncalled bet" line even where other hands do
+    # (WPN): the uncalled part stays in "Total pot" and in the winner's award
+    silent_returns_in_walks: bool = False
+    # "collected" lines are printed only at a showdown (WPN): a pot won without one is paid in the
+    # summary alone ("Seat 5: X did not show and won $0.25"), which then counts as the collect
+    collects_only_at_showdown: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
@@ -52,6 +58,17 @@ class ExportFacts:
         values = {f.name: getattr(base or cls(), f.name) for f in fields(cls)}
         values.update(data)
         return cls(**values)
+
+    def for_hand(self, hand: Any) -> ExportFacts:
+        """The facts of one hand: a walk with no printed return is judged as a silent-return export."""
+        if not self.silent_returns_in_walks or not self.prints_uncalled:
+            return self
+        from auditor import model as M
+
+        for e in hand.events:
+            if isinstance(e, M.UncalledReturn) or (isinstance(e, M.Action) and e.kind != "fold"):
+                return self
+        return replace(self, prints_uncalled=False)
 
     def described(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -22,6 +22,8 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha hilo", "omaha_hilo"),  # Bodog network
+    ("omaha h/l", "omaha_hilo"),  # WPN
+    ("omaha hilow", "omaha_hilo"),  # WPN 2016
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omahahl", "omaha_hilo"),  # 888
     ("omaha", "omaha"),
@@ -31,6 +33,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("plo6", "omaha6"),
     ("plo", "omaha"),
     ("6+", "shortdeck"),
+    ("six plus", "shortdeck"),  # WPN 2016
     ("short deck", "shortdeck"),
     ("shortdeck", "shortdeck"),
     ("double hold'em", "other"),  # PartyPoker Double Hold'em: three hole cards, a game of its own
@@ -40,6 +43,8 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("7card", "stud"),
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
+    ("stud h/l", "stud_hilo"),  # WPN
+    ("stud hilow", "stud_hilo"),  # WPN 2016
     ("stud", "stud"),
     ("razz", "razz"),
     ("draw", "draw"),
@@ -73,6 +78,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
+    if n[-2:] in (" 1", " 2", " 3") and n[:-2] in ("FLOP", "TURN", "RIVER", "SHOW DOWN", "SHOWDOWN"):
+        run, n = int(n[-1]), n[:-2]  # WPN runs: "*** FLOP 2 ***"
     for i, word in enumerate(("FIRST ", "SECOND ", "THIRD "), start=1):
         if n.startswith(word) and "DRAW" not in n:
             run, n = i, n[len(word) :]
@@ -153,6 +160,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
     "posts dead chip": "missed_blind",
+    "dead": "dead_small_blind",  # WPN "posts dead $0.07": a returning player's blinds (small dead)
+    "posts": "big_blind",  # WPN "X posts $0.02": a new player's big blind
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})

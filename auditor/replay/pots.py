@@ -228,6 +228,10 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
     for c in t.of(M.Collect):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
+    if t.facts.collects_only_at_showdown and not t.of(M.Collect):
+        for r in t.of(M.SeatResult):  # no collect line at all: the summary's "won $X" is the award
+            if r.won:
+                pt.collected[r.player] = pt.collected.get(r.player, 0) + sum(r.won)
     return pt
 
 
