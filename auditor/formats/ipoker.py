@@ -157,8 +157,11 @@ class _Locale:
         return sym + num
 
 
+_MONEY_TAGS = ("bets", "wins", "chipsin", "chipsout", "buyin", "totalbuyin", "win")
+
+
 def _session_locale(general: ET.Element) -> _Locale:
-    texts = " ".join((e.text or "") for e in general.iter())
+    texts = " ".join((e.text or "") for e in general.iter() if e.tag in _MONEY_TAGS)
     return _Locale(bool(re.search(r"\d,\d{2}(?!\d)", texts)) and not re.search(r"\d\.\d{2}(?!\d)", texts))
 
 
@@ -178,6 +181,7 @@ class Reader:
         game_code = ""
         buf: list[str] = []
         broken = False
+        ended = False
         last = 0
         for item in lines:
             if isinstance(item, Finding):
@@ -187,6 +191,10 @@ class Reader:
             last = lineno
             if game_start is not None:
                 buf.append(text)
+            if ended and text.strip():
+                # a further session in the same file (archives concatenate sessions)
+                parser = ET.XMLPullParser(events=("start", "end"))
+                stack, ended = [], False
             if broken:
                 # after an XML error, resynchronise at the next game
                 m = _GAME_START.search(text)
@@ -219,7 +227,10 @@ class Reader:
                             yield Chunk(path, site, game_start, tuple(buf[:-1]), context=(general_xml, game_code))
                         game_start, game_code, buf = lineno, elem.get("gamecode", ""), [text]
                     continue
-                stack.pop() if stack else None
+                if stack:
+                    stack.pop()
+                if not stack:
+                    ended = True
                 if elem.tag == "general" and stack and stack[-1].tag == "session":
                     general_xml = ET.tostring(elem, encoding="unicode")
                 elif elem.tag == "game" and game_start is not None:
@@ -349,6 +360,8 @@ class Reader:
         seats = []
         for p in players.iter("player"):
             a.line = line_of(p)
+            if not (p.get("name") or "").strip():
+                continue  # an empty seat (some clients list every seat of the table)
             if p.get("dealer") == "1":
                 button = p.get("seat")
             seats.append(p)
@@ -400,6 +413,8 @@ class Reader:
                 if known_cards.get(n):
                     a.show(n, " ".join(known_cards[n]))
         # -- what the site paid, and what it says went in
+        if not any(p.get("win") is not None for p in seats):
+            return a.build()  # no results: the game is cut short (P005)
         a.street_marker("SUMMARY")
         total = paid = 0
         for p in seats:
@@ -410,7 +425,11 @@ class Reader:
             if win:
                 a.collect(p.get("name") or "", loc.norm(p.get("win")) or "0")
         a.line = line_of(players)
-        a.pot_claim(total, rake=total - paid)
+        # The house's take is never printed: in a cash game it is what the actions put in less
+        # what was paid (negative when more was paid than put in); tournaments take none.
+        put_in = sum(e.amount for e in a.events if isinstance(e, M.Post))
+        put_in += sum(e.increment for e in a.events if isinstance(e, M.Action))
+        a.pot_claim(total, rake=None if tournament is not None else put_in - paid)
         return a.build()
 
     def _street(self, a: HandAssembler, street: M.Street, board: list[ET.Element], line_of: Any) -> None:
