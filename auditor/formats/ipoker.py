@@ -30,7 +30,7 @@ code  meaning                              ``sum``
 6     raise *by* (one file, old clients)   the chips added
 7     all-in (a bet, call or raise)        the chips added
 8     sitting out / no action this hand    0
-9     sitting out                          0
+9     sitting out (dealt no cards)     0
 15    ante                                 the ante
 16    bring-in (stud)                      the bring-in
 23    raise *to*                           the player's new total on the street
@@ -356,6 +356,7 @@ class Reader:
             a.unrecognised("<game> without <players>: the export has no seats for this game")
             return None
         hero = g("nickname")
+        sitting_out = {e.get("player") or "" for e in game.iter("action") if (e.get("type") or "").strip() == "9"}
         button = None
         seats = []
         for p in players.iter("player"):
@@ -365,7 +366,8 @@ class Reader:
             if p.get("dealer") == "1":
                 button = p.get("seat")
             seats.append(p)
-            a.seat(p.get("seat") or "0", p.get("name") or "", loc.norm(p.get("chips")) or "0")
+            out = "sitting out" if (p.get("name") or "") in sitting_out else ""
+            a.seat(p.get("seat") or "0", p.get("name") or "", loc.norm(p.get("chips")) or "0", status=out)
         if button is not None:
             a.table({"button": button})
         stud = "stud" in game_name
@@ -479,8 +481,13 @@ class Reader:
                 a.action(player, "bets", amount, all_in=True)
             else:
                 a.action(player, "raises", to=_units(a, prev + inc), all_in=True)
-        elif t in ("8", "9"):
-            a.table_event(player, "sitting_out", "sitting out" if t == "9" else "no action this hand")
+        elif t == "9":
+            # sitting out: the player is dealt no cards and takes no part (the seat is marked
+            # sitting out; an ante posted before stays in the pot)
+            a.table_event(player, "sitting_out", "sitting out")
+            folded.add(player)
+        elif t == "8":
+            a.table_event(player, "sitting_out", "no action this hand")
         elif t == "15":
             a.post(player, "ante", amount)
         elif t == "16":
