@@ -361,10 +361,10 @@ class Reader:
         seats = []
         for p in players.iter("player"):
             a.line = line_of(p)
+            if p.get("dealer") == "1":
+                button = p.get("seat")  # the button may be on an empty seat (a dead button)
             if not (p.get("name") or "").strip():
                 continue  # an empty seat (some clients list every seat of the table)
-            if p.get("dealer") == "1":
-                button = p.get("seat")
             seats.append(p)
             out = "sitting out" if (p.get("name") or "") in sitting_out else ""
             a.seat(p.get("seat") or "0", p.get("name") or "", loc.norm(p.get("chips")) or "0", status=out)
