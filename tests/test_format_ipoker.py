@@ -72,7 +72,9 @@ def test_corpus_parse_rate() -> None:
 
 def test_corpus_findings_are_the_listed_ones() -> None:
     folder = corpus_dir("ipoker")
-    rows = list(csv.DictReader((ROOT / "tests" / "corpus_expected" / "ipoker.tsv").open(encoding="utf-8"), delimiter="\t"))
+    rows = list(
+        csv.DictReader((ROOT / "tests" / "corpus_expected" / "ipoker.tsv").open(encoding="utf-8"), delimiter="\t")
+    )
     assert all(r["reason"].strip() for r in rows)
     want = sorted((r["path"], r["hand_id"], r["code"]) for r in rows)
     import json

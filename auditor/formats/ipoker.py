@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from auditor import findings as F
 from auditor import model as M
@@ -136,6 +136,15 @@ def _game_words(gametype: str) -> tuple[str, str, str | None, str | None]:
     return game, structure, sb, bb
 
 
+def _pull() -> Any:
+    """A pull parser of start and end events (typed loosely: its events are (str, Element) here)."""
+    return ET.XMLPullParser(events=("start", "end"))
+
+
+def _events(parser: Any) -> list[tuple[str, ET.Element]]:
+    return cast(list[tuple[str, ET.Element]], list(parser.read_events()))
+
+
 class _Locale:
     """How a session writes numbers: ``1,440.50`` (the default) or ``1.440,50`` (Italian skins)."""
 
@@ -150,10 +159,7 @@ class _Locale:
             return None
         sym = next((c for c in _CURRENCY_WORDS if c in s), "")
         num = re.sub(r"[^\d,.\-]", "", s)
-        if self.comma_decimal:
-            num = num.replace(".", "").replace(",", ".")
-        else:
-            num = num.replace(",", "")
+        num = num.replace(".", "").replace(",", ".") if self.comma_decimal else num.replace(",", "")
         return sym + num
 
 
@@ -174,7 +180,7 @@ class Reader:
     # -- splitting
     def split(self, lines: Iterable[tuple[int, str] | Finding], path: str) -> Iterator[Chunk | Finding]:
         site = self.fmt.name
-        parser = ET.XMLPullParser(events=("start", "end"))
+        parser = _pull()
         stack: list[ET.Element] = []
         general_xml = ""
         game_start: int | None = None
@@ -193,7 +199,7 @@ class Reader:
                 buf.append(text)
             if ended and text.strip():
                 # a further session in the same file (archives concatenate sessions)
-                parser = ET.XMLPullParser(events=("start", "end"))
+                parser = _pull()
                 stack, ended = [], False
             if broken:
                 # after an XML error, resynchronise at the next game
@@ -201,7 +207,7 @@ class Reader:
                 if m is None:
                     continue
                 broken = False
-                parser = ET.XMLPullParser(events=("start", "end"))
+                parser = _pull()
                 stack = []
                 parser.feed("<session>")
                 text_fed = text[m.start() :]
@@ -209,7 +215,7 @@ class Reader:
                 text_fed = text
             try:
                 parser.feed(text_fed.lstrip("\ufeff") + "\n")
-                events = list(parser.read_events())
+                events = _events(parser)
             except ET.ParseError as e:
                 broken = True
                 if game_start is not None:
@@ -271,7 +277,7 @@ class Reader:
             starts = [m for m in _GAME_START.finditer(lines[0]) if code is None or f'gamecode="{code}"' in m.group(0)]
             if starts:
                 lines[0] = lines[0][starts[0].start() :]
-        parser = ET.XMLPullParser(events=("start", "end"))
+        parser = _pull()
         parser.feed("<doc>")
         where: dict[int, int] = {}
         root: ET.Element | None = None
@@ -281,7 +287,7 @@ class Reader:
                 break
             try:
                 parser.feed(text + "\n")
-                for ev, elem in parser.read_events():
+                for ev, elem in _events(parser):
                     if ev == "start":
                         depth += 1
                         where[id(elem)] = chunk.first_line + i
@@ -293,7 +299,9 @@ class Reader:
                             return root, where, None
             except ET.ParseError as e:
                 return root, where, f"line {chunk.first_line + i}: {e}"
-        return root, where, "the game ends before its closing </game>"
+        # the file ends before </game> (and </session>): every element read so far is whole, and
+        # the players' results come first in a game, so the game is read as it stands
+        return root, where, None
 
     def _read(self, a: HandAssembler, chunk: Chunk, general_xml: str, code: str | None) -> M.Hand | None:
         game, where, error = self._elements(chunk, code)
@@ -415,8 +423,8 @@ class Reader:
                 if known_cards.get(n):
                     a.show(n, " ".join(known_cards[n]))
         # -- what the site paid, and what it says went in
-        if not any(p.get("win") is not None for p in seats):
-            return a.build()  # no results: the game is cut short (P005)
+        if error is not None or not any(p.get("win") is not None for p in seats):
+            return a.build()  # no results, or the XML is broken inside the game: cut short (P005)
         a.street_marker("SUMMARY")
         total = paid = 0
         for p in seats:
@@ -436,7 +444,8 @@ class Reader:
 
     def _street(self, a: HandAssembler, street: M.Street, board: list[ET.Element], line_of: Any) -> None:
         names = {"preflop": "PREFLOP", "flop": "FLOP", "turn": "TURN", "river": "RIVER", "third": "3RD STREET",
-                 "fourth": "4TH STREET", "fifth": "5TH STREET", "sixth": "6TH STREET", "seventh": "7TH STREET"}  # fmt: skip
+                 "fourth": "4TH STREET", "fifth": "5TH STREET", "sixth": "6TH STREET",
+                 "seventh": "7TH STREET"}  # fmt: skip
         if board:
             a.line = line_of(board[0])
             cards = " ".join(c for e in board for c in _cards(e.text))
