@@ -285,6 +285,9 @@ class Reader:
         for i, text in enumerate(lines):
             if depth == 0 and root is not None:
                 break
+            end = text.find("</game>")
+            if end >= 0:
+                text = text[: end + len("</game>")]  # what follows is the next game or session
             try:
                 parser.feed(text + "\n")
                 for ev, elem in _events(parser):
