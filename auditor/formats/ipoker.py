@@ -189,12 +189,16 @@ class Reader:
         broken = False
         ended = False
         last = 0
+        games = 0
+        first: int | None = None
         for item in lines:
             if isinstance(item, Finding):
                 yield item
                 continue
             lineno, text = item
             last = lineno
+            if first is None and text.strip():
+                first = lineno
             if game_start is not None:
                 buf.append(text)
             if ended and text.strip():
@@ -220,6 +224,7 @@ class Reader:
                 broken = True
                 if game_start is not None:
                     yield Chunk(path, site, game_start, tuple(buf), context=(general_xml, game_code))
+                    games += 1
                     game_start, buf = None, []
                 else:
                     yield F.make("P002", path, lineno, 1, f"the XML of this iPoker file is broken here: {e}",
@@ -231,6 +236,7 @@ class Reader:
                     if elem.tag == "game":
                         if game_start is not None:  # a game inside a game: the first one is cut short
                             yield Chunk(path, site, game_start, tuple(buf[:-1]), context=(general_xml, game_code))
+                            games += 1
                         game_start, game_code, buf = lineno, elem.get("gamecode", ""), [text]
                     continue
                 if stack:
@@ -241,6 +247,7 @@ class Reader:
                     general_xml = ET.tostring(elem, encoding="unicode")
                 elif elem.tag == "game" and game_start is not None:
                     yield Chunk(path, site, game_start, tuple(buf), context=(general_xml, game_code))
+                    games += 1
                     game_start, buf = None, []
                     elem.clear()
                     if stack:
@@ -250,7 +257,11 @@ class Reader:
         if game_start is not None:
             # the file ends inside a game: the reader reports the game as cut short
             yield Chunk(path, site, game_start, tuple(buf), context=(general_xml, game_code))
-        del last
+            games += 1
+        if games == 0 and first is not None:
+            # an XML document without a single game (another tool's XML, or an empty session)
+            yield F.make("P003", path, first, 1, "no hand history of a format hhaudit reads was found in this file "
+                         "(`hhaudit formats` lists them)", lines=last - first + 1, format=None)  # fmt: skip
 
     # -- reading
     def read(self, chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
