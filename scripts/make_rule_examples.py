@@ -257,7 +257,7 @@ def main() -> None:
     pairs["P001"] = (edit("cash_nlhe_basic.txt", ("Table 'Andromeda IV' 6-max Seat #2 is the button\n", "")), basic)
     pairs["P002"] = (edit("cash_nlhe_basic.txt", ("dave: checks\n", "dave: checks\ndave: stares at the flop\n")),
                      basic)  # fmt: skip
-    pairs["P003"] = ("<session><game gamecode='1'/></session>\n", basic)
+    pairs["P003"] = ("<hands><hand id='1'/></hands>\n", basic)
     pairs["P005"] = ("\n".join(basic.splitlines()[:16]) + "\n", basic)
     pairs["P006"] = (edit("cash_nlhe_basic.txt", ("Seat 4: dave ($10 in chips)", "Seat 4: dave ($10.00001 in chips)")),
                      basic)  # fmt: skip

@@ -18,7 +18,12 @@ def chunks(paths: list[str]) -> list[Chunk]:
     out: list[Chunk] = []
     for p in expand_paths(paths):
         data = Path(p).read_bytes()
-        out += [c for c in read_stream(io.BytesIO(data), p, len(data))[1] if isinstance(c, Chunk)]
+        # the fast path is the PEG reader's: document formats (iPoker XML) have their own reader
+        out += [
+            c
+            for c in read_stream(io.BytesIO(data), p, len(data))[1]
+            if isinstance(c, Chunk) and not REGISTRY[c.site].is_document
+        ]
     return out
 
 

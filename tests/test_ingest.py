@@ -89,7 +89,7 @@ def test_invalid_utf8_after_sniff_window_is_p004() -> None:
 
 def test_text_outside_hands_and_empty_files(tmp_path: Path) -> None:
     (tmp_path / "empty.txt").write_bytes(b"")
-    (tmp_path / "other.txt").write_text("<session><game/></session>\n")
+    (tmp_path / "other.txt").write_text("<hands><hand/></hands>\n")
     (tmp_path / "junk_first.txt").write_text("exported by some tool\n\n" + HAND)
     summary, findings = audit([str(tmp_path)])
     by = {(Path(f.path).name, f.code) for f in findings}

@@ -16,7 +16,8 @@ from auditor.ingest import Chunk, read_stream
 from auditor.model import Hand
 from tests.conftest import FIXTURES
 
-REAL = [p.read_text("utf-8") for p in sorted((FIXTURES / "sites").glob("*/*.txt"))]
+# text formats: a document format (iPoker XML) has no hand header on its first line
+REAL = [p.read_text("utf-8") for p in sorted((FIXTURES / "sites").glob("*/*.txt")) if p.parent.name != "ipoker"]
 
 
 def read_all(data: bytes) -> tuple[int, int, int, list[Finding]]:

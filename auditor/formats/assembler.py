@@ -85,6 +85,14 @@ class HandAssembler:
         except AmountError as e:
             raise ReadFailure("P006", self.line, self.col, str(e), e.needed) from None
 
+    def number(self, text: object, what: str) -> int:
+        """A printed whole number (a seat, the button, the table size): ASCII digits only, at most
+        eighteen of them, else the hand cannot be read (P006 at the current line)."""
+        t = str(text).strip()
+        if not (t.isascii() and t.isdigit() and len(t) <= 18):
+            raise ReadFailure("P006", self.line, self.col, f"the {what} {t[:20]!r} is not a whole number")
+        return int(t)
+
     def money(self, text: str) -> int:
         """A real-money amount (a bounty in a chip tournament): cents when it carries a currency."""
         try:
@@ -115,7 +123,7 @@ class HandAssembler:
         status = status.lower()
         self.seats.append(
             M.Seat(
-                seat=int(seat),
+                seat=self.number(seat, "seat number"),
                 player=player,
                 stack=self.amt(stack),
                 line=self.line,
@@ -331,7 +339,14 @@ class HandAssembler:
         self.add(M.Collect, player=player, amount=self.amt(amount_text), pot=V.pot_label(pot or "pot"))
 
     def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
-        self.add(M.SeatResult, seat=int(seat), player=player, text=text, won=won, cards=V.cards_of(cards))
+        self.add(
+            M.SeatResult,
+            seat=self.number(seat, "seat number"),
+            player=player,
+            text=text,
+            won=won,
+            cards=V.cards_of(cards),
+        )
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = ()) -> None:  # fmt: skip
@@ -402,8 +417,8 @@ class HandAssembler:
             big_blind=self.amt(bb) if bb else None,
             currency=currency,
             decimals=self.decimals,
-            button=int(button) if button else None,
-            max_seats=int(f["max_seats"]) if f.get("max_seats") else None,
+            button=self.number(button, "button seat") if button else None,
+            max_seats=self.number(f["max_seats"], "table size") if f.get("max_seats") else None,
             table=f.get("table") or f.get("table_name"),
             tournament_id=f.get("tournament_id"),
             level=f.get("level"),

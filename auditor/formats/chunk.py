@@ -14,6 +14,8 @@ class Chunk:
     first_line: int
     lines: tuple[str, ...]
     overflow: bool = False
+    # what a document reader needs besides the hand's own lines (an XML session's header), as text
+    context: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:

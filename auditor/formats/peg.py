@@ -384,7 +384,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#Game No : |Hand History [Ff]or Game |#|HandId: #|^Game ID: )([\w-]+)")
+_ID_RE = re.compile(r"(?:#Game No : |Hand History [Ff]or Game |#|HandId: #|^Game ID: |gamecode=\")([\w-]+)")
 
 
 def quick_id(line: str) -> str | None:

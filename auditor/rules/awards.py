@@ -436,6 +436,15 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
+    if pt.rake < 0 and out == put_in:
+        # a site that prints no rake (the reader takes it as what went in less what was paid):
+        # a negative take means more was paid out than was put in
+        line, col = _claim_line(pt, t)
+        yield flag(t, "A010", line, col,
+            f"{money(h, put_in)} was put in, but {money(h, sum(pt.collected.values()) + returned)} was paid out",
+            expected=put_in, actual=sum(pt.collected.values()) + returned,
+        )  # fmt: skip
+        return
     if out != put_in:
         line, col = _claim_line(pt, t)
         yield flag(t, "A010", line, col,
