@@ -77,7 +77,8 @@ class AuditRun:
     """Reads and audits hand chunks in input order, with the state a run keeps across hands.
 
     ``rules`` names a profile for every hand ("" or None: each format's house profile);
-    ``audit=False`` reads only (``hhaudit parse``).  Duplicate hand ids (H001) are found across
+    ``audit=False`` reads only (``hhaudit parse``).  Duplicate hand ids (H001, or H005 for an
+    identical copy, which is not audited again) are found across
     every hand given to one run: all files of one ``hhaudit audit`` command, or one file of a
     ``hhaudit batch`` night (the store report lists ids seen in several files).
     """
@@ -94,8 +95,12 @@ class AuditRun:
         hand, found = parse_chunk(chunk)
         if hand is None or not self.audit:
             return Result(chunk, hand, None, found)
+        copy = self.dups.copy_of(hand, chunk.lines)
+        if copy is not None:
+            # an identical copy (overlapping exports): named once, not judged or counted again
+            return Result(chunk, hand, None, [copy])
         a = audit_hand(hand, self.profile_for(hand))
-        found.extend(self.dups.check(hand, a.trace))
+        found.extend(self.dups.check(hand, a.trace, chunk.lines))
         found.extend(a.findings)
         if self.on_audited is not None:
             self.on_audited(a)

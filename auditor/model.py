@@ -198,6 +198,9 @@ class PotClaim(Event):
     pots: tuple[tuple[str, int], ...] = ()
     rake: int | None = None
     fees: tuple[tuple[str, int], ...] = ()
+    #: the precision of the printed total in minor units: 1 when exact; Winamax prints large totals
+    #: rounded ("17.68k": 10 chips), so the total is right when within ``unit`` of the contributions
+    unit: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,11 @@ class ExportFacts:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"
     odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
+    # a record a third-party converter rewrote (PokerStars-format text written for another site):
+    # its "Uncalled bet" lines and "Total pot" are the converter's accounting, not the site's (a
+    # walk's whole big blind printed as returned, or the uncalled part left in the pot), so the
+    # uncalled part is judged by where the money went (the awards, A010), not by the return line
+    converted: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

@@ -279,6 +279,9 @@ class Registry:
         fmt = self.get(hand.site)
         if fmt is None:
             raise KeyError(f"no format card for {hand.site!r}: its export facts are unknown")
+        if "converted" in hand.extras and "converted" in fmt.brands:
+            # a record a third-party converter rewrote (its reader marks it): the card's converted facts
+            return fmt.brands["converted"]
         return fmt.facts_for(hand.extras.get("brand"))
 
     def profiles(self) -> dict[str, Profile]:
