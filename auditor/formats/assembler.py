@@ -31,7 +31,8 @@ class ReadFailure(Exception):
 
 
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
-EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted")
+EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
+               "table_id")  # fmt: skip
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 

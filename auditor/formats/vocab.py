@@ -152,6 +152,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
     "posts dead chip": "missed_blind",
+    # 9stacks (PokerStars format) prints the button straddle as "NAME: unknown Rs.20"
+    "unknown": "straddle",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
