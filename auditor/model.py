@@ -312,5 +312,14 @@ def as_dict(hand: Hand) -> dict[str, object]:
 
     out: dict[str, object] = {f.name: getattr(hand, f.name) for f in fields(hand) if f.name not in ("seats", "events")}
     out["seats"] = [asdict(s) for s in hand.seats]
-    out["events"] = [{"type": type(e).__name__, **asdict(e)} for e in hand.events]
+    out["events"] = [_event_dict(e) for e in hand.events]
     return out
+
+
+def _event_dict(e: Event) -> dict[str, object]:
+    from dataclasses import asdict
+
+    d: dict[str, object] = {"type": type(e).__name__, **asdict(e)}
+    if isinstance(e, PotClaim) and e.unit == 1:
+        del d["unit"]  # a total printed exactly: the precision is said only when it is coarser
+    return d

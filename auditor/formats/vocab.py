@@ -192,12 +192,12 @@ def table_event_kind(what: str) -> M.TableEventKind:
         return "timed_out"
     if "connected" in what:
         return "connected"
-    if "sitting out" in what or "sits out" in what:
+    if "sitting out" in what or "sits out" in what or what.startswith("sitout"):
         return "sitting_out"
-    if "returned" in what or "is back" in what:
+    if "returned" in what or "is back" in what or "re-join" in what:
         return "returned"
-    if "joins" in what or "sits down" in what:
+    if "joins" in what or "sits down" in what or "sit down" in what:
         return "joins"
-    if "leaves" in what or "stands up" in what or "removed" in what:
+    if "leaves" in what or "stands up" in what or "removed" in what or "leave user" in what:
         return "leaves"
     return "other"
