@@ -372,8 +372,8 @@ def test_junit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     b006 = [c for c in cases if c.get("classname") == "B006"]
     assert len(b006) == 1 and b006[0].find("failure") is not None and b006[0].get("line") == "14"
     assert "\x1b" not in out
-    _c, out, _ = audit(capsys, str(PS), "--isolated", "--format", "junit")
-    assert ET.fromstring(out).get("failures") == "0"
+    _c, out, _ = audit(capsys, str(PS), "--isolated", "--format", "junit", "--ignore", "P009")
+    assert ET.fromstring(out).get("failures") == "0"  # (P009: the info notes of the converted fixtures)
 
 
 # --- rules and profiles ----------------------------------------------------------------------
