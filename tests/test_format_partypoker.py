@@ -75,7 +75,8 @@ def _expected_rows() -> Counter[tuple[str, str, str]]:
     with EXPECTED.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     assert all(r["reason"].strip() for r in rows), "every expected finding says why"
-    return Counter((r["path"], r["hand_id"], r["code"]) for r in rows)
+    # H001 is found across the hands of a run, not by auditing one hand (tests/test_corpus_expected.py checks it)
+    return Counter((r["path"], r["hand_id"], r["code"]) for r in rows if r["code"] != "H001")
 
 
 @pytest.mark.corpus
