@@ -10,9 +10,11 @@ hands of the run: the same for ``audit`` over several files and for ``batch`` ov
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from auditor import findings as F
 from auditor.findings import Finding, checks
 from auditor.formats import REGISTRY, Chunk, ExportFacts, parse_chunk
 from auditor.model import Hand
@@ -58,7 +60,64 @@ def audit_hand(hand: Hand, profile: Profile | None = None, facts: ExportFacts | 
     for pcheck in checks("pots"):
         out.extend(pcheck(t, pt))
     out.sort(key=_line_order)
-    return Audited(hand, t, pt, out)
+    return Audited(hand, t, pt, fold_consequences(out, {e.line: e.street for e in hand.events}))
+
+
+#: Betting findings that can start a cascade: a wager the site printed wrong (or out of place)
+#: leaves the replay's betting state off for the rest of the street and the pot.
+_ROOTS = ("B002", "B004", "B006", "B007")
+#: Betting findings that follow from an earlier root: order, calls and streets judged on a state
+#: that the root already put off.
+_FOLLOWERS = frozenset({"B002", "B004", "B006", "B007", "B011"})
+#: Pot findings that follow from a wrong call when their discrepancy is that call's shortfall.
+_MONEY = frozenset({"A002", "A010"})
+
+
+def _gap(f: Finding) -> int | None:
+    e, a = f.data.get("expected"), f.data.get("actual")
+    if isinstance(e, int) and isinstance(a, int) and not isinstance(e, bool) and not isinstance(a, bool):
+        return abs(e - a)
+    return None
+
+
+def fold_consequences(found: list[Finding], streets: dict[int, str] | None = None) -> list[Finding]:
+    """Report a cascade once: the first misprinted wager of a hand is the root finding, and the
+    findings that follow from it are listed in its ``data["consequences"]`` instead of being
+    reported as errors of their own.
+
+    Conservative: the root is the hand's first B002/B004/B006/B007 finding (in line order); the
+    later B002/B004/B006/B007 findings *of the same street* follow from it (that street's betting
+    state is off from the root on), and so does the next B011 (the next street dealt while the
+    replay, misled, still waits for a player), and A002/A010 findings whose discrepancy equals the
+    shortfall of a B007 (a call printed short).  ``streets`` maps a line to its street.  Everything
+    else, and every finding of a hand without a root, is reported as it is.
+    """
+    root_i = next((i for i, f in enumerate(found) if f.code in _ROOTS), None)
+    if root_i is None:
+        return found
+    root = found[root_i]
+    streets = streets or {}
+    street = streets.get(root.line or 0)
+    gaps = {g for f in found if f.code == "B007" and (g := _gap(f))}
+    kept: list[Finding] = []
+    folded: list[Finding] = []
+    dealt = False
+    for i, f in enumerate(found):
+        follows = False
+        if i > root_i and f.code == "B011" and not dealt:
+            follows = dealt = True
+        elif i > root_i and f.code in _FOLLOWERS and f.code != "B011":
+            follows = street is not None and streets.get(f.line or 0) == street
+        elif f.code in _MONEY:
+            follows = _gap(f) in gaps
+        (folded if follows and i != root_i else kept).append(f)
+    if not folded:
+        return found
+    consequences = [{"code": f.code, "line": f.line, "message": f.message} for f in folded]
+    data = {**root.data, "consequences": consequences}
+    note = f" [{len(folded)} consequence(s): {', '.join(f.code for f in folded)}]"
+    new_root = dataclasses.replace(root, data=data, message=root.message + note)
+    return [new_root if f is root else f for f in kept]
 
 
 @dataclass(slots=True)
@@ -77,7 +136,8 @@ class AuditRun:
     """Reads and audits hand chunks in input order, with the state a run keeps across hands.
 
     ``rules`` names a profile for every hand ("" or None: each format's house profile);
-    ``audit=False`` reads only (``hhaudit parse``).  Duplicate hand ids (H001) are found across
+    ``audit=False`` reads only (``hhaudit parse``).  Duplicate hand ids (H001, or H005 for an
+    identical copy, which is not audited again) are found across
     every hand given to one run: all files of one ``hhaudit audit`` command, or one file of a
     ``hhaudit batch`` night (the store report lists ids seen in several files).
     """
@@ -85,6 +145,7 @@ class AuditRun:
     rules: str | None = None
     audit: bool = True
     dups: DuplicateIds = field(default_factory=DuplicateIds)
+    converted_files: set[str] = field(default_factory=set)
     on_audited: Callable[[Audited], None] | None = None
 
     def profile_for(self, hand: Hand) -> Profile:
@@ -92,10 +153,20 @@ class AuditRun:
 
     def process(self, chunk: Chunk) -> Result:
         hand, found = parse_chunk(chunk)
+        if hand is not None and "converted" in hand.extras and hand.path not in self.converted_files:
+            self.converted_files.add(hand.path)
+            found.append(F.make("P009", hand.path, hand.first_line, 1,
+                                "this file is a conversion by a third-party tool, not the site's own export "
+                                "(a header with no time zone): its uncalled bets and totals are the converter's",
+                                site=hand.site, hand_id=hand.hand_id))  # fmt: skip
         if hand is None or not self.audit:
             return Result(chunk, hand, None, found)
+        copy = self.dups.copy_of(hand, chunk.lines)
+        if copy is not None:
+            # an identical copy (overlapping exports): named once, not judged or counted again
+            return Result(chunk, hand, None, [copy])
         a = audit_hand(hand, self.profile_for(hand))
-        found.extend(self.dups.check(hand, a.trace))
+        found.extend(self.dups.check(hand, a.trace, chunk.lines))
         found.extend(a.findings)
         if self.on_audited is not None:
             self.on_audited(a)

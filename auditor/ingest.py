@@ -316,6 +316,8 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     stray_count = 0
     chars = 0
     other = None  # a format hhaudit knows of but does not read, met outside any hand
+    summary = False  # the file is a tournament summary (a card's ``summary`` pattern), not hands
+    archive = False  # an archive whose hands are separated by a card's ``separator`` lines
 
     def flush() -> Chunk | Finding | None:
         nonlocal buf
@@ -334,6 +336,8 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         return chunk
 
     detect = REGISTRY.detect
+    separator = REGISTRY.separator_line.match
+    summary_start = REGISTRY.summary_start.match
     sniffed = not REGISTRY.sniffers
     it = iter(lines)
     for item in it:
@@ -342,6 +346,15 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                 yield item  # a cut line outside any hand is counted with the stray text (P003)
             continue
         lineno, line = item
+        if separator(line):
+            # a line between two hands of an archive: it ends the hand before it, and it is no stray text
+            c = flush()
+            if c is not None:
+                yield c
+            site, archive = None, True
+            continue
+        if archive and line.startswith(" "):
+            line = line[1:]  # archives indent every line of a hand by one space
         if not sniffed and line.strip():
             # a document format (XML, JSON, TOML) is recognised by its first line: its reader splits it
             sniffed = True
@@ -367,6 +380,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             chars = len(line) + 1
             continue
         if site is None:
+            if not summary and not info.hands and stray_count < 200 and summary_start(line):
+                summary = True
+            if summary:
+                continue
             if line.strip():
                 stray_count += 1
                 if stray_first is None:
@@ -387,7 +404,9 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     c = flush()
     if c is not None:
         yield c
-    if stray_first is not None:
+    if summary and info.hands == 0:
+        pass  # a tournament summary (with, perhaps, the e-mail lines around it): recognised, not hands
+    elif stray_first is not None:
         if info.hands == 0 and other is not None:
             msg = f"this file holds {other.title} hands, a format hhaudit does not read yet"
         elif info.hands == 0:
@@ -395,7 +414,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         else:
             msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
         yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
-    elif info.hands == 0:
+    elif info.hands == 0 and not summary:
         yield F.make(
             "P003",
             path,

@@ -198,6 +198,9 @@ class PotClaim(Event):
     pots: tuple[tuple[str, int], ...] = ()
     rake: int | None = None
     fees: tuple[tuple[str, int], ...] = ()
+    #: the precision of the printed total in minor units: 1 when exact; Winamax prints large totals
+    #: rounded ("17.68k": 10 chips), so the total is right when within ``unit`` of the contributions
+    unit: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,5 +312,14 @@ def as_dict(hand: Hand) -> dict[str, object]:
 
     out: dict[str, object] = {f.name: getattr(hand, f.name) for f in fields(hand) if f.name not in ("seats", "events")}
     out["seats"] = [asdict(s) for s in hand.seats]
-    out["events"] = [{"type": type(e).__name__, **asdict(e)} for e in hand.events]
+    out["events"] = [_event_dict(e) for e in hand.events]
     return out
+
+
+def _event_dict(e: Event) -> dict[str, object]:
+    from dataclasses import asdict
+
+    d: dict[str, object] = {"type": type(e).__name__, **asdict(e)}
+    if isinstance(e, PotClaim) and e.unit == 1:
+        del d["unit"]  # a total printed exactly: the precision is said only when it is coarser
+    return d

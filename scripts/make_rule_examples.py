@@ -247,7 +247,14 @@ def main() -> None:
         pairs[code] = flop_pair(fn, **kw)
     basic = (FIX / "cash_nlhe_basic.txt").read_text("utf-8")
     zoom = (FIX / "zoom.txt").read_text("utf-8")
-    pairs["H001"] = (basic + "\n\n" + basic, basic + "\n\n" + zoom)
+    # H001: a second, different record under the id (the rake changed); H005: an identical copy
+    forged = basic.replace("alice collected $0.62", "alice collected $0.65").replace("Rake $0.03", "Rake $0")
+    forged = forged.replace("collected ($0.62)", "collected ($0.65)")
+    pairs["H001"] = (basic + "\n\n" + forged, basic + "\n\n" + zoom)
+    pairs["H005"] = (basic + "\n\n" + basic, basic + "\n\n" + zoom)
+    # P009: the header of a converted record (no time zone, no currency code)
+    converted = ("($0.05/$0.10 USD) - 2024/03/02 20:15:07 ET", "($0.05/$0.10) - 2024/03/02 20:15:07")
+    pairs["P009"] = (edit("cash_nlhe_basic.txt", converted), basic)
     h002 = edit("cash_nlhe_basic.txt", ("[Kc 7d 2s]", "[Kd 7d 2s]"), ("Board [Kc 7d 2s]", "Board [Kd 7d 2s]"))
     pairs["H002"] = (h002,
                      basic)  # fmt: skip

@@ -31,8 +31,9 @@ def test_audit_json_contract(tmp_path: Path) -> None:
     assert s["files"] == len(list(PS.glob("*.txt"))) + 1
     assert s["hands_seen"] == s["hands_parsed"] + s["hands_failed"]
     assert s["hands_failed"] == 1
-    assert s["by_code"] == {"P001": 1, "P002": 1}
-    assert s["findings"] == 2
+    # (P009, info: the folder's two fixtures of converted exports, once a file)
+    assert s["by_code"] == {"P001": 1, "P002": 1, "P009": 2}
+    assert s["findings"] == 4
     for f in doc["findings"]:
         assert set(f) >= {"code", "name", "severity", "site", "hand_id", "path", "line", "column", "message"}
     p002 = next(f for f in doc["findings"] if f["code"] == "P002")
@@ -40,7 +41,7 @@ def test_audit_json_contract(tmp_path: Path) -> None:
     # without --select, the same input also has the copied hand's duplicate id and the fold out of
     # turn that the unreadable bet leaves behind
     full = json.loads(run("audit", str(PS), str(bad), "--format", "json").stdout)["summary"]["by_code"]
-    assert full == {"A001": 1, "A010": 1, "B004": 1, "H001": 1, "P001": 1, "P002": 1}
+    assert full == {"A001": 1, "A010": 1, "B004": 1, "H001": 1, "P001": 1, "P002": 1, "P009": 2}
 
 
 def test_exit_codes_and_fail_on(tmp_path: Path) -> None:

@@ -240,7 +240,8 @@ def test_control_characters_never_reach_the_terminal(capsys: pytest.CaptureFixtu
     assert "\x1b" not in out and "\x07" not in out and "\r" not in out and "\u202e" not in out
     assert "\u2028" not in out
     lines = out.splitlines()
-    assert len(lines) == 6 and lines[-1].startswith("1 file(s)")  # five findings: the file name forged no line
+    # four findings (the flop dealt early is a consequence folded into B006): the file name forged no line
+    assert len(lines) == 5 and lines[-1].startswith("1 file(s)")
     assert all(line.startswith(visible(str(f)) + ":") for line in lines[:-1])
     assert "evil\\n.txt:1:1: B001 [error] forged\\r\\x1b[31m\\u2028.txt" in lines[0]
     assert visible("a\x1bb") == "a\\x1bb" and visible("C:\\dir\\f.txt") == "C:\\dir\\f.txt"
@@ -357,7 +358,7 @@ def test_github_annotations(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert lines[0].startswith(
         f"::error file={tmp_path}/a%2Cb%3Ac%25%0Ad.txt,line=14,col=1,title=B006 impossible-action::"
     )
-    assert lines[-1].startswith("::notice title=hhaudit::") and len(lines) == 6
+    assert lines[-1].startswith("::notice title=hhaudit::") and len(lines) == 5
 
 
 def test_junit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -367,12 +368,12 @@ def test_junit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _c, out, _ = audit(capsys, str(tmp_path), "--isolated", "--format", "junit")
     root = ET.fromstring(out)
     cases = root.findall("testsuite/testcase")
-    assert root.tag == "testsuites" and root.get("failures") == str(len(cases)) == "5"
+    assert root.tag == "testsuites" and root.get("failures") == str(len(cases)) == "4"
     b006 = [c for c in cases if c.get("classname") == "B006"]
     assert len(b006) == 1 and b006[0].find("failure") is not None and b006[0].get("line") == "14"
     assert "\x1b" not in out
-    _c, out, _ = audit(capsys, str(PS), "--isolated", "--format", "junit")
-    assert ET.fromstring(out).get("failures") == "0"
+    _c, out, _ = audit(capsys, str(PS), "--isolated", "--format", "junit", "--ignore", "P009")
+    assert ET.fromstring(out).get("failures") == "0"  # (P009: the info notes of the converted fixtures)
 
 
 # --- rules and profiles ----------------------------------------------------------------------

@@ -337,13 +337,18 @@ def test_injected_violation_is_found(code: str) -> None:
 
 
 def test_duplicate_hand_id_is_h001(tmp_path: Path) -> None:
+    """A second, different record under a hand's id is H001; an identical copy is H005 (info)."""
     from auditor.pipeline import audit
 
     for c in clean_hands()[:PER_CODE]:
         f = tmp_path / f"{c.hand.site}.txt"
-        f.write_text("\n".join([*c.lines, "", "", *c.lines]) + "\n", "utf-8")
+        changed = [*c.lines[:-1], c.lines[-1] + " "]  # the last line differs (a trailing space is kept)
+        changed[-1] = c.lines[-1] + "x"
+        f.write_text("\n".join([*c.lines, "", "", *c.lines, "", "", *changed]) + "\n", "utf-8")
         _, found = audit([str(f)])
-        assert [(x.code, x.line) for x in found if x.code[0] in "BSHP"] == [("H001", len(c.lines) + 3)]
+        n = len(c.lines) + 2
+        got = [(x.code, x.line) for x in found if x.code[0] in "BSHP" and x.code != "P002"]
+        assert got == [("H005", n + 1), ("H001", 2 * n + 1)]
 
 
 def test_fixed_limit_cap_b010() -> None:

@@ -31,7 +31,8 @@ class ReadFailure(Exception):
 
 
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
-EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name")
+EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
+               "table_id")  # fmt: skip
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
@@ -316,6 +317,11 @@ class HandAssembler:
         self.street_marker(name, cards)
 
     def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
+        """A discard (or ``stands pat``).  A single-draw game prints no street marker (PokerStars
+        5 Card Draw): its first draw line, met while the pre-draw betting is the street, starts the
+        draw, and the betting after it is a street of its own."""
+        if self.street == "preflop":
+            self.street_marker("DRAW")
         self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
 
     def _own_cards(self, player: str, printed: tuple[str, ...]) -> tuple[str, ...]:
@@ -349,8 +355,9 @@ class HandAssembler:
         )
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
-                  fees: tuple[tuple[str, int], ...] = ()) -> None:  # fmt: skip
-        self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees)
+                  fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
+        """The summary's money claims; ``unit``: the precision of the printed total (see PotClaim)."""
+        self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees, unit=unit)
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
         self.add(M.CashOut, player=player, amount=self.amt(amount), fee=self.amt(fee) if fee else None,

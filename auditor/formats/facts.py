@@ -47,6 +47,11 @@ class ExportFacts:
     # "collected" lines are printed only at a showdown (WPN): a pot won without one is paid in the
     # summary alone ("Seat 5: X did not show and won $0.25"), which then counts as the collect
     collects_only_at_showdown: bool = False
+    # a record a third-party converter rewrote (PokerStars-format text written for another site):
+    # its "Uncalled bet" lines and "Total pot" are the converter's accounting, not the site's (a
+    # walk's whole big blind printed as returned, or the uncalled part left in the pot), so the
+    # uncalled part is judged by where the money went (the awards, A010), not by the return line
+    converted: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

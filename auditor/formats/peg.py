@@ -325,9 +325,11 @@ class PegVisitor:
         pots: list[tuple[str, int]] = []
         fees: list[tuple[str, int]] = []
         rake: int | None = None
+        unit = 1
         for name, g in parts:
             if name.startswith("total_head"):
                 total = a.amt(g["total"])
+                unit = _printed_unit(g["total"], a.decimals)
                 if g.get("rake") is not None:
                     rake = a.amt(g["rake"])
             elif name.startswith("total_pot"):
@@ -342,7 +344,7 @@ class PegVisitor:
                 rake = 0
         if total is None:  # the pots are printed, not their total (PartyPoker "Main Pot: .. Side Pot 1: ..")
             total = sum(v for _, v in pots)
-        a.pot_claim(total, tuple(pots), rake, tuple(fees))
+        a.pot_claim(total, tuple(pots), rake, tuple(fees), unit)
 
     def on_cashout(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -370,6 +372,17 @@ class PegVisitor:
 
 
 _SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+_THOUSANDS = re.compile(r"[\d,]*(?:\.(\d*))?\s*[kK]$")
+
+
+def _printed_unit(text: str, decimals: int) -> int:
+    """The precision of a printed amount in minor units: 1, or for thousands written with a ``k``
+    ("17.68k", Winamax) the last digit printed (10 chips)."""
+    m = _THOUSANDS.search(text.strip())
+    if m is None:
+        return 1
+    digits: int = max(0, 3 - len(m.group(1) or "") + decimals)
+    return int(10**digits)
 
 
 def _regex_parts(node: Node, out: Parts) -> None:

@@ -18,6 +18,11 @@ A format card is a TOML file beside the grammars (``grammars/<name>.toml``).  It
 A card with ``status = "recognised"`` and a ``recognise`` pattern names a format hhaudit does not
 read yet: a file of it gets a P003 finding that names the site, not a guess.
 
+``summary`` is a pattern of the first line of a file the site writes beside its hands that is not a
+hand history (a tournament summary): such a file is recognised and gets no finding.  ``separator``
+is a pattern of a line an export prints between hands (``*** # 2 ***`` in PokerStars archives): it
+is not stray text, and the one-space indent of an archive's lines after it is not part of them.
+
 Unknown formats are never judged by another format's facts: a hand's facts come from its own card.
 """
 
@@ -85,6 +90,8 @@ class Format:
     status: str = "supported"
     recognise: str | None = None
     notes: str = ""
+    summary: str | None = None
+    separator: str | None = None
 
     @property
     def supported(self) -> bool:
@@ -171,7 +178,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
     data = tomllib.loads(path.read_text("utf-8"))
     name = data.get("name") or path.stem
     known = {"name", "title", "grammars", "detect", "lead_in", "reader", "brand_group", "facts", "brands", "profile",
-             "status", "recognise", "notes"}  # fmt: skip
+             "status", "recognise", "notes", "summary", "separator"}  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"{path}: unknown keys {unknown}")
@@ -202,6 +209,8 @@ def _load_card(path: Path, search: list[Path]) -> Format:
         status=data.get("status", "supported"),
         recognise=data.get("recognise"),
         notes=data.get("notes", ""),
+        summary=data.get("summary"),
+        separator=data.get("separator"),
     )
     if fmt.supported and not fmt.grammars and not fmt.reader_module:
         raise ValueError(f"{path}: a supported format needs grammars or a reader")
@@ -228,7 +237,7 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("detector", "recognisers", "sniffers", "lead_ins"):
+        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line"):
             self.__dict__.pop(attr, None)
 
     @property
@@ -270,6 +279,18 @@ class Registry:
     @cached_property
     def recognisers(self) -> list[tuple[re.Pattern[str], Format]]:
         return [(re.compile(f.recognise or "(?!)"), f) for f in self.formats.values() if not f.supported]
+
+    @cached_property
+    def summary_start(self) -> re.Pattern[str]:
+        """The first lines of the files a format writes beside its hands that are not hand
+        histories (tournament summaries): the cards' ``summary`` patterns."""
+        return re.compile("|".join(f"(?:{f.summary})" for f in self.formats.values() if f.summary) or "(?!)")
+
+    @cached_property
+    def separator_line(self) -> re.Pattern[str]:
+        """Lines an export prints between hands (archive separators such as ``*** # 2 ***``): the
+        cards' ``separator`` patterns."""
+        return re.compile("|".join(f"(?:{f.separator})" for f in self.formats.values() if f.separator) or "(?!)")
 
     def detect(self, line: str) -> str | None:
         """The format whose hand header starts ``line``, or None."""
@@ -314,6 +335,9 @@ class Registry:
         fmt = self.get(hand.site)
         if fmt is None:
             raise KeyError(f"no format card for {hand.site!r}: its export facts are unknown")
+        if "converted" in hand.extras and "converted" in fmt.brands:
+            # a record a third-party converter rewrote (its reader marks it): the card's converted facts
+            return fmt.brands["converted"]
         return fmt.facts_for(hand.extras.get("brand"))
 
     def profiles(self) -> dict[str, Profile]:

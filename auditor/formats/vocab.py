@@ -162,6 +162,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "posts dead chip": "missed_blind",
     "dead": "dead_small_blind",  # WPN "posts dead $0.07": a returning player's blinds (small dead)
     "posts": "big_blind",  # WPN "X posts $0.02": a new player's big blind
+    # 9stacks (PokerStars format) prints the button straddle as "NAME: unknown Rs.20"
+    "unknown": "straddle",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
@@ -222,12 +224,12 @@ def table_event_kind(what: str) -> M.TableEventKind:
         return "timed_out"
     if "connected" in what:
         return "connected"
-    if "sitting out" in what or "sits out" in what:
+    if "sitting out" in what or "sits out" in what or what.startswith("sitout"):
         return "sitting_out"
-    if "returned" in what or "is back" in what:
+    if "returned" in what or "is back" in what or "re-join" in what:
         return "returned"
-    if "joins" in what or "sits down" in what:
+    if "joins" in what or "sits down" in what or "sit down" in what:
         return "joins"
-    if "leaves" in what or "stands up" in what or "removed" in what:
+    if "leaves" in what or "stands up" in what or "removed" in what or "leave user" in what:
         return "leaves"
     return "other"

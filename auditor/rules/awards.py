@@ -44,7 +44,7 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: A bets $10, everyone folds, and no ``Uncalled bet ($10) returned to A`` line appears.
     """
     h = t.hand
-    if not t.facts.prints_uncalled or h.cancelled:
+    if not t.facts.prints_uncalled or t.facts.converted or h.cancelled:
         return
     if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
         return  # an export of an era that printed no return line; the total shows it went back
@@ -73,7 +73,10 @@ def _silent_era(t: Trace) -> bool:
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
+    if t.facts.converted:
+        # the converter's total leaves out what it printed as returned, whatever the uncalled part was
+        want += sum(pt.expected_returns.values()) - sum(pt.printed_returns.values())
+    elif not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
         # the total then includes the uncalled part (all of it at Winamax; at sites that print
         # the return only sometimes, the part that no "returned" line took back)
         want += sum(max(0, v - pt.printed_returns.get(n, 0)) for n, v in pt.expected_returns.items())
@@ -86,8 +89,12 @@ def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
     """The printed total pot agrees with the uncalled part having been returned."""
     if pt.claim is None:
         return False
-    want = _expected_total(t, pt)
-    return pt.claim.total in (want, want + pt.house)
+    return _total_agrees(pt.claim, _expected_total(t, pt), pt.house)
+
+
+def _total_agrees(claim: M.PotClaim, want: int, house: int) -> bool:
+    """The printed total is the expected one (or it plus house money), to the printed precision."""
+    return any(abs(claim.total - w) < claim.unit for w in (want, want + house))
 
 
 @rule("A002", "total-pot-mismatch", Severity.ERROR, stage="pots")
@@ -104,7 +111,7 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     want = _expected_total(t, pt)
     got = pt.claim.total
-    if got in (want, want + pt.house):
+    if _total_agrees(pt.claim, want, pt.house):
         return
     line, col = _claim_line(pt, t)
     yield flag(t, "A002", line, col,
@@ -296,7 +303,11 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         # elsewhere the missing return line is A001's finding, not a second one here
         if not t.facts.prints_uncalled and t.facts.silent_return_without_collect and not pt.collected.get(n):
             continue  # returned without a line (888): nothing of it is printed
-        if (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
+        if t.facts.converted:
+            # a converter's record: what it did not print as returned (or printed beyond the
+            # uncalled part) comes through the collect line
+            paid[n] = paid.get(n, 0) + v - pt.printed_returns.get(n, 0)
+        elif (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
             paid[n] = paid.get(n, 0) + v

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Any
 
+from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
@@ -15,31 +18,83 @@ _NO_DECK_CHECK = frozenset({"draw", "other"})
 
 @rule("H001", "duplicate-hand-id", Severity.ERROR, stage="run")
 def h001() -> None:
-    """The same hand id appears twice in the audited input.
+    """Two different records under the same hand id in the audited input.
 
-    A site's hand ids are unique; a second hand with the same id (and site) means a duplicated
-    export or a forged record.  Reported on the second occurrence, naming the first.  Identical
-    repeated copies are reported too: audits count each hand once.
+    A site's hand ids are unique; a second record with the same id (and site) whose text differs
+    from the first is a forged or corrupted record, or two exports that disagree about one hand.
+    Reported on the second occurrence, naming the first and the first line where they differ.  A
+    byte-identical copy of a hand (two exports that overlap) is not this finding but H005.
 
-    Example: two files of one export folder both holding PokerStars hand #250000000001.
+    Example: two files both holding PokerStars hand #250000000001, one of them with a different
+    ``Total pot`` line.
     """
 
 
+@rule("H005", "duplicate-copy", Severity.INFO, stage="run")
+def h005() -> None:
+    """An identical copy of a hand already read: reported once, not audited or judged again.
+
+    Exports overlap (a session exported twice, a folder holding a day and the whole month), so the
+    same hand, line for line, reaches the auditor twice.  That is harmless: the copy is named with
+    the place of the first and skipped, so its findings are not counted twice.  A record that
+    differs from the first under the same id is H001.
+
+    Example: ``day.txt`` and ``month.txt`` both holding PokerStars hand #250000000001 unchanged.
+    """
+
+
+def fingerprint(lines: Sequence[str]) -> bytes:
+    """A compact fingerprint of a hand's text: 8 bytes per line (a hash of the line, not its text),
+    so that a second record under the same id can be told from a copy and the first differing
+    line found, without keeping hands' text across a run."""
+    return b"".join(hashlib.blake2b(line.rstrip().encode("utf-8", "surrogatepass"), digest_size=8).digest()
+                    for line in lines)  # fmt: skip
+
+
 class DuplicateIds:
-    """Remembers (site, hand id) across an audit run; memory grows with the number of hands."""
+    """Remembers (site, hand id) → (path, first line, fingerprint) across an audit run; memory grows
+    with the number of hands (8 bytes a line)."""
 
     def __init__(self) -> None:
-        self.seen: dict[tuple[str, str], tuple[str, int]] = {}
+        self.seen: dict[tuple[str, str], tuple[str, int, bytes]] = {}
 
-    def check(self, hand: M.Hand, t: Trace) -> Iterator[Finding]:
+    def copy_of(self, hand: M.Hand, lines: Sequence[str]) -> Finding | None:
+        """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
+        (and the hand is remembered when it is the first with its id)."""
         key = (hand.site, hand.hand_id)
         first = self.seen.get(key)
+        fp = fingerprint(lines)
         if first is None:
-            self.seen[key] = (hand.path, hand.first_line)
-            return
-        yield flag(t, "H001", hand.first_line, 1,
-                      f"hand id {hand.hand_id} already appeared at {first[0]}:{first[1]}",
+            self.seen[key] = (hand.path, hand.first_line, fp)
+            return None
+        if first[2] != fp:
+            return None
+        return F.make("H005", hand.path, hand.first_line, 1,
+                      f"hand {hand.hand_id} is an identical copy of the hand at {first[0]}:{first[1]}: "
+                      "not audited again", site=hand.site, hand_id=hand.hand_id,
                       first_path=first[0], first_line=first[1])  # fmt: skip
+
+    def check(self, hand: M.Hand, t: Trace, lines: Sequence[str] | None = None) -> Iterator[Finding]:
+        """H001 when another record with the hand's id, different from it, was seen before."""
+        key = (hand.site, hand.hand_id)
+        fp = fingerprint(lines) if lines is not None else b""
+        first = self.seen.get(key)
+        if first is None:
+            self.seen[key] = (hand.path, hand.first_line, fp)
+            return
+        if first[1] == hand.first_line and first[0] == hand.path:
+            return  # the hand itself, remembered by copy_of
+        where = ""
+        data: dict[str, Any] = {}
+        if lines is not None and first[2]:
+            common = min(len(fp), len(first[2])) // 8
+            n = next((i for i in range(common) if fp[8 * i : 8 * i + 8] != first[2][8 * i : 8 * i + 8]), common)
+            text = lines[n] if n < len(lines) else "(the hand ends here)"
+            where = (f"; they differ first at line {hand.first_line + n} ({text[:100]!r}), "
+                     f"line {first[1] + n} of the first")  # fmt: skip
+            data = {"differs_at": hand.first_line + n, "first_differs_at": first[1] + n, "text": text[:200]}
+        msg = f"hand id {hand.hand_id} already appeared at {first[0]}:{first[1]} with a different record{where}"
+        yield flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)
 
 
 @rule("H002", "duplicate-card", Severity.ERROR, stage="hand")

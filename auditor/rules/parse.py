@@ -106,3 +106,18 @@ def p008() -> None:
 
     Example: ``exports/today.txt`` is a link to a file that was moved away.
     """
+
+
+@rule("P009", "converted-record", Severity.INFO)
+def p009() -> None:
+    """A record rewritten by a third-party converter, not the site's own export: said once per file.
+
+    Tools convert other sites' hands into PokerStars-format text (so that trackers read them).  A
+    conversion shows its signs: a header with no time zone (and often no currency code), ``PLR_``
+    player names, lines no site prints (``Table deposit``).  The hand is read and judged, but its
+    uncalled-bet lines and total pot are the converter's accounting (a walk's whole big blind
+    printed as returned, or the uncalled part left in the pot): those are judged by where the money
+    went (the awards, and every chip accounted for), not against the site's conventions.
+
+    Example: ``PokerStars Hand #3405956177: Hold'em No Limit ($10/$20) - 2017/01/01 15:02:07``.
+    """
