@@ -326,6 +326,8 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         return chunk
 
     detect = REGISTRY.detect
+    preamble = REGISTRY.preamble.match
+    known = 0  # preamble lines before the first hand (known text of a format: no finding)
     sniffed = not REGISTRY.sniffers
     it = iter(lines)
     for item in it:
@@ -355,6 +357,9 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             chars = len(line) + 1
             continue
         if site is None:
+            if stray_first is None and preamble(line):
+                known += 1
+                continue
             if line.strip():
                 stray_count += 1
                 if stray_first is None:
@@ -383,6 +388,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         else:
             msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
         yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
+    elif info.hands == 0 and known:
+        yield F.make("P003", path, None, None,
+                     "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)",
+                     lines=known)  # fmt: skip
     elif info.hands == 0:
         yield F.make(
             "P003",
