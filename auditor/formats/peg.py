@@ -286,12 +286,12 @@ class PegVisitor:
         self.a.uncalled(g["player"], g["amount"])
 
     def on_collect(self, parts: Parts, node: Node) -> None:
-        g = parts[0][1]
-        if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
-            self.a.show(g["player"], g["cards"], g.get("desc"))
-        self.a.collect(g["player"], g["amount"], g.get("pot"))
-        if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
-            self.a.end()
+        for _, g in parts:  # one claim a line; two when a site prints two award lines as one (Party Mac)
+            if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
+                self.a.show(g["player"], g["cards"], g.get("desc"))
+            self.a.collect(g["player"], g["amount"], g.get("pot"))
+            if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
+                self.a.end()
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
