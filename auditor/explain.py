@@ -117,13 +117,15 @@ def explain_hand(a: Audited, extra: list[Finding] | None = None) -> Explanation:
     if pt is None:
         x.notes.append("the hand was cancelled: no pot")
         return x
-    _players(x, h, t, pt)
+    _players(x, h, t, pt, any(f.code.startswith("A") for f in a.findings))
     _pots(x, h, pt)
     _showdown(x, h, pt)
     return x
 
 
-def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace) -> None:
+def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace, award_findings: bool = True) -> None:
+    """One row per player who put in or took out chips.  A row is marked as a mismatch only when the
+    audit raised an award finding (A-code): explain never contradicts the findings it lists."""
     paid = pt.expected_paid
     for s in h.seats:
         p = t.players.get(s.player)
@@ -134,9 +136,13 @@ def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace) -> None:
         got = pt.collected.get(s.player, 0)
         should = paid.get(s.player, 0)
         status = "folded" if p.folded else ("all-in" if p.all_in else "in")
-        ok = got == should or (not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(
-            s.player, 0))  # fmt: skip
-        final = money(h, s.stack - put + ret + got)
+        # a site that prints no return line pays the uncalled part with the pot (PartyPoker "wins")
+        silent = 0 if t.facts.prints_uncalled or s.player in pt.printed_returns else ret
+        ok = got in (should, should + silent) or (
+            not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(s.player, 0) + silent
+        )
+        ok = ok or not award_findings
+        final = money(h, s.stack - put + ret + got - (silent if got >= should + silent > should else 0))
         returned = money(h, ret) if ret else "–"
         x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), returned, money(h, should),
                                    money(h, got), final, status, ok))  # fmt: skip

@@ -318,17 +318,23 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     other = None  # a format hhaudit knows of but does not read, met outside any hand
     summary = False  # the file is a tournament summary (a card's ``summary`` pattern), not hands
     archive = False  # an archive whose hands are separated by a card's ``separator`` lines
+    known = 0  # preamble lines before the first hand (known text of a format: no finding)
 
-    def flush() -> Chunk | Finding | None:
-        nonlocal buf
+    def flush(before_hand: bool = False) -> Chunk | Finding | None:
+        nonlocal buf, known
         if site is None:
             return None
         while buf and not buf[-1]:
             buf.pop()
         if len(buf) == 1 and REGISTRY.lead_ins and REGISTRY.is_lead_in(site, buf[0]):
-            # a lead-in line (888 "#Game No : N") with no hand after it: not a hand
+            # a lead-in line (888 "#Game No : N") with no hand of its format after it: not a hand.
+            # Before another format's hand that prints the same line as its preamble (PartyPoker
+            # clients print "#Game No : N" too), it is that hand's known text: no finding.
             info.hands -= 1
             text, buf = buf[0], []
+            if REGISTRY.preamble.match(text):
+                known += 0 if before_hand else 1
+                return None
             return F.make("P003", path, start, 1, f"the {site} line {text[:60]!r} is followed by no hand",
                           lines=1, format=site)  # fmt: skip
         chunk = Chunk(path, site, start, tuple(buf), overflow)
@@ -338,6 +344,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     detect = REGISTRY.detect
     separator = REGISTRY.separator_line.match
     summary_start = REGISTRY.summary_start.match
+    preamble = REGISTRY.preamble.match
     sniffed = not REGISTRY.sniffers
     it = iter(lines)
     for item in it:
@@ -371,7 +378,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             buf.append(line)
             continue
         if s is not None:
-            c = flush()
+            c = flush(before_hand=True)
             if c is not None:
                 yield c
             site, start, overflow = s, lineno, False
@@ -380,6 +387,9 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             chars = len(line) + 1
             continue
         if site is None:
+            if stray_first is None and preamble(line):
+                known += 1
+                continue
             if not summary and not info.hands and stray_count < 200 and summary_start(line):
                 summary = True
             if summary:
@@ -414,6 +424,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         else:
             msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
         yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
+    elif info.hands == 0 and known and not summary:
+        yield F.make("P003", path, None, None,
+                     "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)",
+                     lines=known)  # fmt: skip
     elif info.hands == 0 and not summary:
         yield F.make(
             "P003",

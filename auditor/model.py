@@ -90,6 +90,9 @@ class Post(Event):
     kind: PostKind
     amount: int
     all_in: bool
+    # True when the site printed no line for it: the reader derived it from the header (old
+    # PartyPoker tournament hands print "Blinds(50/100)" and take the blinds silently)
+    derived: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +309,16 @@ class Hand:
         return self.tournament_id is not None
 
 
+def _fields(e: Event) -> dict[str, object]:
+    """An event's fields; ``derived`` only when set (printed posts read as before)."""
+    from dataclasses import asdict
+
+    d = asdict(e)
+    if d.get("derived") is False:
+        del d["derived"]
+    return d
+
+
 def as_dict(hand: Hand) -> dict[str, object]:
     """A JSON-ready view of a hand: header facts, seats, and events tagged with their type."""
     from dataclasses import asdict, fields
@@ -317,9 +330,7 @@ def as_dict(hand: Hand) -> dict[str, object]:
 
 
 def _event_dict(e: Event) -> dict[str, object]:
-    from dataclasses import asdict
-
-    d: dict[str, object] = {"type": type(e).__name__, **asdict(e)}
+    d: dict[str, object] = {"type": type(e).__name__, **_fields(e)}
     if isinstance(e, PotClaim) and e.unit == 1:
         del d["unit"]  # a total printed exactly: the precision is said only when it is coarser
     return d

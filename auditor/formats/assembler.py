@@ -19,6 +19,7 @@ from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats import vocab as V
+from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
 
 
@@ -54,8 +55,15 @@ class HandAssembler:
     ``tournament_id``, ``level``, ``date``, ``tz`` ...), as printed.
     """
 
-    def __init__(self, format_name: str, path: str, first_line: int, n_lines: int, min_decimals: int = 0) -> None:
+    def __init__(self, format_name: str, path: str, first_line: int, n_lines: int, min_decimals: int = 0,
+                 facts: ExportFacts | None = None) -> None:  # fmt: skip
         self.format = format_name
+        self.export = facts or ExportFacts()
+        # the forced bets of a format that may take them silently (``prints_blind_posts = false``):
+        # derived before the first body line unless the hand prints a post of its own
+        self.forced_pending = not self.export.prints_blind_posts
+        self.level_line: int | None = None  # where the blinds of the level are printed
+        self.not_dealt: frozenset[str] = frozenset()  # seated players left out of derived forced bets
         self.path = path
         self.first_line = first_line
         self.n_lines = n_lines
@@ -119,6 +127,72 @@ class HandAssembler:
 
     def table(self, values: dict[str, Any]) -> None:
         self.facts.update({k: v for k, v in values.items() if v is not None})
+        if values.get("lbb") is not None:
+            self.level_line = self.line
+
+    def absent_blinds(self) -> frozenset[str]:
+        """Players given a derived forced bet who appear on no line of the hand and had chips left:
+        seated but not dealt in (a player just moved to the table)."""
+        derived = {e.player for e in self.events if isinstance(e, M.Post) and e.derived and not e.all_in}
+        if not derived:
+            return frozenset()
+        seen = {getattr(e, "player", None) for e in self.events if not (isinstance(e, M.Post) and e.derived)}
+        return frozenset(derived - seen)
+
+    def forced_bets(self) -> None:
+        """Record the forced bets a hand took without printing them (``prints_blind_posts = false``):
+        called before the first card, street or action line.  The header's level gives the amounts
+        ("Blinds(50/100)", "Blinds-Antes(50/100 -10)"; fixed limit "Stakes(200/400)" is the small and
+        big bet, so the blinds are half the small bet and the small bet); the seats and the button
+        give who: every seat posts the ante, then the two seats after the button post the blinds
+        (heads-up, the button posts the small blind).  Each is a post marked ``derived``, of at most
+        the chips the player has.  What the hand prints is never derived again: printed antes
+        leave the antes, a printed blind leaves the blinds."""
+        if not self.forced_pending:
+            return
+        self.forced_pending = False
+        f = self.facts
+        sb_text, bb_text = f.get("lsb"), f.get("lbb")
+        if bb_text is None or f.get("button") is None or len(self.seats) < 2:
+            return
+        if V.game_of(f.get("game", "")) in ("stud", "stud_hilo", "razz", "draw"):
+            return  # no blinds: antes and a bring-in, which these exports print
+        printed = {e.kind for e in self.events if isinstance(e, M.Post)}
+        sb, bb = self.amt(sb_text), self.amt(bb_text)
+        if V.structure_of(f.get("structure", "")) == "FL":
+            sb, bb = sb // 2, sb
+        ante = self.amt(f.get("ante")) if f.get("ante") else 0
+        order = sorted((s for s in self.seats if s.player not in self.not_dealt), key=lambda s: s.seat)
+        if len(order) < 2:
+            return
+        button = int(f["button"])
+        after = [s for s in order if s.seat > button] + [s for s in order if s.seat <= button]
+        if len(order) == 2:
+            blinds = [(next((s for s in order if s.seat == button), after[-1]), "small blind", sb)]
+            blinds.append(((set(order) - {blinds[0][0]}).pop(), "big blind", bb))
+        else:
+            blinds = [(after[0], "small blind", sb), (after[1], "big blind", bb)]
+        left = {s.player: s.stack for s in order}
+        for e in self.events:
+            if isinstance(e, M.Post) and e.player in left:
+                left[e.player] -= e.amount
+        saved = self.line
+        self.line = self.level_line or self.first_line + 1
+        posts: list[tuple[str, str, int]] = []
+        if ante and "ante" not in printed:
+            posts += [(s.player, "ante", ante) for s in order]
+        if not printed & {"small_blind", "big_blind", "small_big_blind", "dead_small_blind", "button_blind"}:
+            posts += [(s.player, kind, amount) for s, kind, amount in blinds if amount]
+        for player, kind_text, amount in posts:
+            paid = min(amount, left[player])
+            if paid <= 0:
+                continue
+            left[player] -= paid
+            self.post(player, kind_text, self.money_text(paid), all_in=left[player] == 0)
+            last = self.events[-1]
+            if isinstance(last, M.Post):
+                self.events[-1] = replace(last, derived=True)
+        self.line = saved
 
     def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
         status = status.lower()
@@ -171,6 +245,7 @@ class HandAssembler:
         ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B;
         ``increment`` is a raise printed as the chips put in (888 ``raises [A]``: the total is prev + A);
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
+        self.forced_bets()
         verb = verb.lower()
         prev = self.street_bet.get(player, 0)
         if by is not None:
@@ -284,6 +359,7 @@ class HandAssembler:
 
     # -- cards and streets
     def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
+        self.forced_bets()
         self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
 
     def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
@@ -291,6 +367,7 @@ class HandAssembler:
         street, run = V.street_of(name)
         if street is None:
             return
+        self.forced_bets()
         if street == "summary":
             self.complete = True
             self.street = "summary"

@@ -19,6 +19,13 @@ class ExportFacts:
     """What one format prints.  The defaults describe a PokerStars-style export."""
 
     prints_all_in: bool = True  # every all-in is marked ("and is all-in")
+    # a post that takes a player's last chips is marked all-in; False: the site marks no all-in on a
+    # blind or ante (PartyPoker: "posts big blind [$0.01 USD]." with nothing left)
+    marks_all_in_posts: bool = True
+    # every forced bet has a line of its own; False: a hand with no post line at all took its blinds
+    # (and antes) silently, printing only the level ("Blinds(50/100)", old PartyPoker tournaments):
+    # the reader derives them from the header and the seats, as posts marked ``derived``
+    prints_blind_posts: bool = True
     prints_uncalled: bool = True  # "Uncalled bet (X) returned to Y" lines exist
     # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
     # False: the printed pots leave it out (PartyPoker "Main Pot: ..")

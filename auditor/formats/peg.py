@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from auditor.findings import Finding
 from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
+from auditor.formats.facts import ExportFacts
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
 #: optional: ``entry`` lists the ones a format prints, each named for the handler that reads it.
@@ -117,9 +118,10 @@ class PegGrammar:
     grammar: Grammar
     won_re: re.Pattern[str]
     lines: tuple[LineRule, ...]
+    facts: ExportFacts = field(default_factory=ExportFacts)  # the format's export facts (what it never prints)
 
     @classmethod
-    def compile(cls, format_name: str, files: Sequence[Path]) -> PegGrammar:
+    def compile(cls, format_name: str, files: Sequence[Path], facts: ExportFacts | None = None) -> PegGrammar:
         text = compose(files)
         g = Grammar(text)
         missing = [r for r in REQUIRED_RULES if r not in g]
@@ -127,7 +129,7 @@ class PegGrammar:
             raise ValueError(f"grammar of {format_name} lacks rules {missing}")
         amount = g["f_amount"].re.pattern
         won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
-        return cls(format_name, g, won, _line_rules(g))
+        return cls(format_name, g, won, _line_rules(g), facts or ExportFacts())
 
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
@@ -291,12 +293,12 @@ class PegVisitor:
         self.a.uncalled(g["player"], g["amount"])
 
     def on_collect(self, parts: Parts, node: Node) -> None:
-        g = parts[0][1]
-        if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
-            self.a.show(g["player"], g["cards"], g.get("desc"))
-        self.a.collect(g["player"], g["amount"], g.get("pot"))
-        if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
-            self.a.end()
+        for _, g in parts:  # one claim a line; two when a site prints two award lines as one (Party Mac)
+            if g.get("cards"):  # a summary line that also reveals the player's cards (PartyPoker)
+                self.a.show(g["player"], g["cards"], g.get("desc"))
+            self.a.collect(g["player"], g["amount"], g.get("pot"))
+            if g.get("ends") is not None:  # a format with no summary: its award lines end the hand
+                self.a.end()
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -415,9 +417,16 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
     hid = quick_id(chunk.lines[0] if chunk.lines else "")
     text = chunk.text
     min_decimals = 0
+    not_dealt: frozenset[str] = frozenset()
     g = grammar.grammar
-    for _attempt in range(2):
-        a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), min_decimals)
+
+    def assembler() -> HandAssembler:
+        a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), min_decimals, grammar.facts)
+        a.not_dealt = not_dealt
+        return a
+
+    for _attempt in range(3):
+        a = assembler()
         v = PegVisitor(grammar, a)
         try:
             if fast:
@@ -429,7 +438,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                     v.walk(head)
                     v.read_lines(chunk.lines[n:], chunk.first_line + n)
                 except (_Slow, ParseError):
-                    a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), min_decimals)
+                    a = assembler()
                     v = PegVisitor(grammar, a)
                     v.walk(g["hand"].parse(text))
             else:
@@ -446,6 +455,12 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 continue
             return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
                                               site=chunk.site, hand_id=hid)]  # fmt: skip
+        absent = a.absent_blinds()
+        if absent and not not_dealt:
+            # a seated player who never appears (moved to the table, not dealt in) was given a
+            # derived blind: read the hand again with the blinds on the players dealt in
+            not_dealt = absent
+            continue
         break
     return hand, a.findings
 

@@ -13,6 +13,8 @@ A format card is a TOML file beside the grammars (``grammars/<name>.toml``).  It
 * ``[facts]``: its export facts (:class:`~auditor.formats.facts.ExportFacts`), and ``[brands.NAME]``
   the facts of a brand that prints differently (a clone of the format), chosen by the header group
   ``brand_group``;
+* ``preamble``: a pattern of lines the site prints before a file's first hand that belong to no
+  hand (PartyPoker "Game #N starts."): known text, skipped without a finding;
 * ``[profile]``: its house rules (a :class:`~auditor.profiles.Profile` built on a rule book).
 
 A card with ``status = "recognised"`` and a ``recognise`` pattern names a format hhaudit does not
@@ -89,6 +91,7 @@ class Format:
     profile: Profile | None = None
     status: str = "supported"
     recognise: str | None = None
+    preamble: str | None = None
     notes: str = ""
     summary: str | None = None
     separator: str | None = None
@@ -116,7 +119,7 @@ class Format:
             return r
         from auditor.formats.peg import PegGrammar, read_hand
 
-        grammar = PegGrammar.compile(self.name, self.grammars)
+        grammar = PegGrammar.compile(self.name, self.grammars, self.facts)
 
         class _Peg:
             def read(self, chunk: Chunk) -> tuple[Hand | None, list[Finding]]:
@@ -129,7 +132,7 @@ class Format:
         """The compiled grammar of a text format (tests and tools that need the parse tree)."""
         from auditor.formats.peg import PegGrammar
 
-        return PegGrammar.compile(self.name, self.grammars)
+        return PegGrammar.compile(self.name, self.grammars, self.facts)
 
     def header_pattern(self) -> str:
         """The pattern that starts a hand of this format, as the grammar (or reader module) writes it.
@@ -178,7 +181,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
     data = tomllib.loads(path.read_text("utf-8"))
     name = data.get("name") or path.stem
     known = {"name", "title", "grammars", "detect", "lead_in", "reader", "brand_group", "facts", "brands", "profile",
-             "status", "recognise", "notes", "summary", "separator"}  # fmt: skip
+             "status", "recognise", "notes", "summary", "separator", "preamble"}  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"{path}: unknown keys {unknown}")
@@ -208,6 +211,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
         profile=profile,
         status=data.get("status", "supported"),
         recognise=data.get("recognise"),
+        preamble=data.get("preamble"),
         notes=data.get("notes", ""),
         summary=data.get("summary"),
         separator=data.get("separator"),
@@ -237,7 +241,7 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line"):
+        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line", "preamble"):
             self.__dict__.pop(attr, None)
 
     @property
@@ -269,6 +273,12 @@ class Registry:
         """One pattern that matches the first line of a hand of any supported text format; the
         matching group's name is the format (``fmt_<name>``)."""
         parts = [f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in self.supported() if not f.is_document]
+        return re.compile("|".join(parts) or "(?!)")
+
+    @cached_property
+    def preamble(self) -> re.Pattern[str]:
+        """Lines a supported format prints before its first hand that belong to no hand (card key ``preamble``)."""
+        parts = [f"(?:{f.preamble})" for f in self.supported() if f.preamble]
         return re.compile("|".join(parts) or "(?!)")
 
     @cached_property

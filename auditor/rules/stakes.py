@@ -88,7 +88,7 @@ def s003(t: Trace) -> Iterator[Finding]:
             yield flag(t, "S003", e.line, e.col,
                           f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
                           expected=False, actual=True)  # fmt: skip
-        elif not printed and s.stack_after == 0:
+        elif not printed and s.stack_after == 0 and (t.facts.marks_all_in_posts or not isinstance(e, M.Post)):
             yield flag(t, "S003", e.line, e.col,
                           f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
                           expected=True, actual=False)  # fmt: skip
