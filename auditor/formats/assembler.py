@@ -353,14 +353,23 @@ class HandAssembler:
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
-        if "seats_listed" in f:
+        slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
+        if slots and all(slots) and len(set(slots)) == len(slots):
+            # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
+            # the position gives the place at the table, clockwise from the button (seat 1)
+            renum = {s.seat: n or 0 for s, n in zip(seats, slots, strict=True)}
+            seats = sorted((replace(s, seat=n or 0) for s, n in zip(seats, slots, strict=True)), key=lambda s: s.seat)
+            events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
+                      for e in events]  # fmt: skip
+            button = "1"
+        elif "seats_listed" in f:
             # the printed seat numbers are not table positions; the list is in table order
             renum = {s.seat: i for i, s in enumerate(seats, start=1)}
             seats = [replace(s, seat=i) for i, s in enumerate(seats, start=1)]
             events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
                       for e in events]  # fmt: skip
             button = None
-        if f.get("button_player"):
+        if f.get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money

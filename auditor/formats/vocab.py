@@ -154,6 +154,19 @@ POST_KINDS: dict[str, M.PostKind] = {
     "posts dead chip": "missed_blind",
 }
 
+_POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
+
+
+def position_slot(name: str) -> int | None:
+    """The place at the table, clockwise from the button (1), of a player named by position
+    ("Dealer", "Small Blind", "Big Blind", "UTG", "UTG+3": the Bodog network), or None."""
+    n = name.lower().strip()
+    if n in _POSITION_SLOTS:
+        return _POSITION_SLOTS[n]
+    m = re.fullmatch(r"utg\+(\d)", n)
+    return 4 + int(m.group(1)) if m else None
+
+
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
