@@ -33,6 +33,8 @@ class ReadFailure(Exception):
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name")
 
+_NEXT_FLOP_STREET: dict[str, M.Street] = {"preflop": "flop", "flop": "turn", "turn": "river"}
+
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 
@@ -65,6 +67,10 @@ class HandAssembler:
         self.complete = False
         self.cancelled = False
         self.small_blind_seen = False
+        # exports that print no street markers (Bodog network, 2012): the streets are told by the
+        # betting (see _next_street_by_betting); the event index where each inferred street began
+        self.unmarked = False
+        self.street_starts: list[tuple[M.Street, int]] = []
 
     # -- amounts
     def amt(self, text: str | None) -> int:
@@ -95,6 +101,8 @@ class HandAssembler:
             f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        if "streets_by_betting" in values:
+            self.unmarked = True
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
@@ -152,6 +160,8 @@ class HandAssembler:
         ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B.
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         verb = verb.lower()
+        if self.unmarked and self._round_closed():
+            self._begin_inferred_street(_NEXT_FLOP_STREET.get(self.street))
         prev = self.street_bet.get(player, 0)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
@@ -223,6 +233,65 @@ class HandAssembler:
         self.street_bet[player] = to_total
         self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, all_in=all_in)
 
+    # -- streets told by the betting (exports with no street markers)
+    def _round_closed(self) -> bool:
+        """The betting round is over: every player who can still bet has acted on this street and
+        matched the highest bet.  Only used where the export prints no street markers."""
+        stacks = {s.player: s.stack for s in self.seats}
+        dealt = [e.player for e in self.events if isinstance(e, M.HoleCards)]
+        start = self.street_starts[-1][1] if self.street_starts else 0
+        put: dict[str, int] = {}
+        folded: set[str] = set()
+        all_in: set[str] = set()
+        acted: set[str] = set()
+        for i, e in enumerate(self.events):
+            if isinstance(e, M.Post):
+                put[e.player] = put.get(e.player, 0) + e.amount
+                if e.all_in:
+                    all_in.add(e.player)
+            elif isinstance(e, M.Action):
+                put[e.player] = put.get(e.player, 0) + e.increment
+                if e.kind == "fold":
+                    folded.add(e.player)
+                if e.all_in:
+                    all_in.add(e.player)
+                if i >= start:
+                    acted.add(e.player)
+            elif isinstance(e, M.UncalledReturn):
+                put[e.player] = put.get(e.player, 0) - e.amount
+        live = [p for p in dict.fromkeys(dealt) if p not in folded]
+        if len(live) < 2:
+            return False
+        top = max(self.street_bet.values(), default=0)
+        can_bet = [p for p in live if p not in all_in and put.get(p, 0) < stacks.get(p, 0)]
+        return all(p in acted and self.street_bet.get(p, 0) >= top for p in can_bet)
+
+    def _begin_inferred_street(self, street: M.Street | None) -> None:
+        if street is None:
+            return
+        self.street_starts.append((street, len(self.events)))
+        self.street = street
+        self.street_bet = {}
+
+    def summary_board(self, cards: str) -> None:
+        """The board printed in the summary.  Where the export printed no street markers, the
+        board cards are recorded here, each street's cards where the betting says the street began
+        (the streets nobody bet on, after all-ins, before the showdown)."""
+        board = V.cards_of(cards)
+        if not self.unmarked or not board or any(isinstance(e, M.Board) for e in self.events):
+            return
+        begun = dict(self.street_starts)
+        last_bet = max((i for i, e in enumerate(self.events) if isinstance(e, M.Action | M.Post)), default=-1)
+        inserts: list[tuple[int, M.Board]] = []
+        for street, lo, hi in (("flop", 0, 3), ("turn", 3, 4), ("river", 4, 5)):
+            if len(board) < hi:
+                break
+            at = begun.get(street, last_bet + 1)  # type: ignore[call-overload]
+            inserts.append((at, M.Board(line=self.line, col=self.col, street=street, run=1,  # type: ignore[arg-type]
+                                        cards=board[lo:hi], board_before=board[:lo])))  # fmt: skip
+        for at, ev in reversed(inserts):
+            self.events.insert(at, ev)
+
     def mark_all_in(self, player: str) -> None:
         """The player's last wager put them all-in (said on a line of its own)."""
         for i in range(len(self.events) - 1, -1, -1):
@@ -258,6 +327,8 @@ class HandAssembler:
         street, run = V.street_of(name)
         if street is None:
             return
+        if street != "preflop":
+            self.unmarked = False
         if street == "summary":
             self.complete = True
             self.street = "summary"
@@ -277,6 +348,10 @@ class HandAssembler:
             self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
 
     def table_cards(self, cards: str) -> None:
+        self.unmarked = False
+        self._table_cards(cards)
+
+    def _table_cards(self, cards: str) -> None:
         """Board cards dealt with no street marker ("Card dealt to table [..]", old Bodog exports):
         the street is the next one after the board dealt so far."""
         so_far = sum(len(e.cards) for e in self.events if isinstance(e, M.Board) and e.run == self.run)

@@ -310,7 +310,11 @@ class PegVisitor:
         self.a.table_cards(parts[0][1]["cards"])
 
     def on_board(self, parts: Parts, node: Node) -> None:
-        """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""
+        """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record
+        (unless the export printed no street markers: see ``HandAssembler.summary_board``)."""
+        cards = parts[0][1].get("cards") if parts else None
+        if cards:
+            self.a.summary_board(cards)
 
     def on_total(self, parts: Parts, node: Node) -> None:
         a = self.a
