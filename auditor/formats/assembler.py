@@ -33,7 +33,8 @@ class ReadFailure(Exception):
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name")
 
-_NEXT_FLOP_STREET: dict[str, M.Street] = {"preflop": "flop", "flop": "turn", "turn": "river"}
+_NEXT_STREET: dict[str, M.Street] = {"preflop": "flop", "flop": "turn", "turn": "river", "third": "fourth",
+                                     "fourth": "fifth", "fifth": "sixth", "sixth": "seventh"}
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
@@ -129,6 +130,8 @@ class HandAssembler:
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
+        if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
+            kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "small_blind":
             if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
@@ -160,8 +163,8 @@ class HandAssembler:
         ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B.
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         verb = verb.lower()
-        if self.unmarked and self._round_closed():
-            self._begin_inferred_street(_NEXT_FLOP_STREET.get(self.street))
+        if self.unmarked and not self._stud() and self._round_closed():
+            self._begin_inferred_street(_NEXT_STREET.get(self.street))
         prev = self.street_bet.get(player, 0)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
@@ -266,6 +269,9 @@ class HandAssembler:
         can_bet = [p for p in live if p not in all_in and put.get(p, 0) < stacks.get(p, 0)]
         return all(p in acted and self.street_bet.get(p, 0) >= top for p in can_bet)
 
+    def _stud(self) -> bool:
+        return V.game_of(self.facts.get("game", "")) in ("stud", "stud_hilo", "razz")
+
     def _begin_inferred_street(self, street: M.Street | None) -> None:
         if street is None:
             return
@@ -320,6 +326,12 @@ class HandAssembler:
 
     # -- cards and streets
     def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
+        if self.unmarked and self._stud():
+            # stud with no street markers: cards dealt after the street's betting open the next street
+            start = self.street_starts[-1][1] if self.street_starts else 0
+            if any(isinstance(e, M.Action) or (isinstance(e, M.Post) and e.kind == "bring_in")
+                   for e in self.events[start:]):  # fmt: skip
+                self._begin_inferred_street(_NEXT_STREET.get(self.street))
         self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
 
     def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
@@ -329,6 +341,8 @@ class HandAssembler:
             return
         if street != "preflop":
             self.unmarked = False
+        elif self._stud() and name.strip().upper() == "HOLE CARDS":
+            street = "third"  # a stud hand's "HOLE CARDS" are third street
         if street == "summary":
             self.complete = True
             self.street = "summary"

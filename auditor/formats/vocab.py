@@ -145,13 +145,14 @@ POST_KINDS: dict[str, M.PostKind] = {
     "ante processed": "ante",
     # Bodog network (Ignition, Bovada): "Ante/Small Blind $4", "Big blind/Bring in $8" (the big
     # blind in flop games), "Posts chip $8" (a live big blind posted out of turn), "Posts dead
-    # chip $30" (dead), "Bring_in chip $0.02" (stud)
+    # chip $30" (a returning player's live big blind and dead small blind, as one amount: $30 at
+    # $10/$20), "Bring_in chip $0.02" (stud)
     "ante chip": "ante",
     "ante/small blind": "small_blind",
     "big blind/bring in": "big_blind",
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
-    "posts dead chip": "missed_blind",
+    "posts dead chip": "small_big_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
