@@ -184,6 +184,10 @@ class HandAssembler:
             # before any card or action it is a blind; then a call, a bet or a raise by its size
             inc = self.amt(amount)
             if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
+                antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
+                if antes and player not in antes:  # among the antes, by a player who posted none: the ante
+                    self.post(player, "ante", amount, True)
+                    return
                 sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
                 self.post(player, "big blind" if sb_posted else "small blind", amount, True)
                 return
@@ -194,6 +198,8 @@ class HandAssembler:
                 to, amount = self.money_text(prev + inc), None
         elif verb.startswith("all-in"):
             all_in = True
+            if not any(self.street_bet.values()) and not to:
+                verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
         if verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
