@@ -198,7 +198,7 @@ class HandAssembler:
                 to, amount = self.money_text(prev + inc), None
         elif verb.startswith("all-in"):
             all_in = True
-            if not any(self.street_bet.values()) and not to:
+            if not any(self.street_bet.values()):
                 verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
         if verb.startswith("call"):
             inc = self.amt(amount)
@@ -466,6 +466,9 @@ class HandAssembler:
             button = None
         if f.get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
+        structure = V.structure_of(f.get("structure", ""))
+        if structure == "MIXED" and "structure_unprinted" in f:
+            structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
@@ -477,7 +480,7 @@ class HandAssembler:
             last_line=self.first_line + self.n_lines - 1,
             game=V.game_of(f.get("game", "")),
             game_text=f.get("game", ""),
-            structure=V.structure_of(f.get("structure", "")),
+            structure=structure,
             small_blind=self.amt(sb) if sb else None,
             big_blind=self.amt(bb) if bb else None,
             currency=currency,

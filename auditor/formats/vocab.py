@@ -68,6 +68,11 @@ def structure_of(text: str) -> M.Structure:
     return "MIXED"
 
 
+#: The structure a game is dealt in where the header prints none in its place (Ignition
+#: tournament headers print the speed, "Normal" or "Turbo", where older ones printed "No Limit").
+USUAL_STRUCTURE: dict[M.Game, M.Structure] = {"holdem": "NL"}
+
+
 def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
