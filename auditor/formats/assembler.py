@@ -406,6 +406,14 @@ class HandAssembler:
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = ()) -> None:  # fmt: skip
+        early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"]
+        if self.street == "summary" and early and not pots:
+            # "Total pot" lines printed before the summary (Chico: "Total pot 1.26 | Rake 0.22" after
+            # the betting, each side pot's; a line may be printed twice): the summary's total is the
+            # main pot's, and the hand's total is the sum
+            sides = list(dict.fromkeys(e.total for e in early))
+            pots = (("main", total), *((f"side-{i}", v) for i, v in enumerate(sides, start=1)))
+            total += sum(sides)
         self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees)
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
