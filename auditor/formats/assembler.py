@@ -129,6 +129,15 @@ class HandAssembler:
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
+        if kind_text.lower() in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
+            # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
+            # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
+            sb = self.facts.get("sb")
+            if self.amt(amount_text) or not sb:
+                self.post(player, "big blind", amount_text, all_in)
+            if sb:
+                self.add(M.Post, player=player, kind="dead_small_blind", amount=self.amt(sb), all_in=False)
+            return
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
         if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in

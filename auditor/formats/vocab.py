@@ -142,7 +142,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "big blind + dead": "small_big_blind",  # PartyPoker: a returning player's live big blind plus the dead small
     # Chico network (BetOnline): "Posts small blind 1.00." (2012 skins); "post now" is a live big
     # blind posted out of turn; "post dead" a returning player's live big blind with a dead small
-    # blind (the site prints only the big blind's amount); "ante processed 0.00" an ante
+    # blind (the site prints only the big blind's amount: see POSTS_WITH_UNPRINTED_DEAD_SMALL);
+    # "ante processed 0.00" an ante
     "posts small blind": "small_blind",
     "posts big blind": "big_blind",
     "post now": "big_blind",
@@ -172,6 +173,10 @@ def position_slot(name: str) -> int | None:
     m = re.fullmatch(r"utg\+(\d)", n)
     return 4 + int(m.group(1)) if m else None
 
+
+#: Posts whose line prints only the live big blind, the table's small blind being posted dead beside
+#: it (Chico "post dead 0.50" at $0.25/$0.50 puts $0.75 in; "post dead 0.00" the dead $0.25 alone)
+POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead"})
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
