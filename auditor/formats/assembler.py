@@ -295,11 +295,12 @@ class HandAssembler:
         self.street_bet = {}
 
     def summary_board(self, cards: str) -> None:
-        """The board printed in the summary.  Where the export printed no street markers, the
-        board cards are recorded here, each street's cards where the betting says the street began
-        (the streets nobody bet on, after all-ins, before the showdown)."""
+        """The board printed in the summary.  Where the body printed no board (no street markers,
+        or Chico's all-in run-outs), the board cards are recorded here, each street's cards where
+        the betting says the street began (the streets nobody bet on, after all-ins, before the
+        showdown)."""
         board = V.cards_of(cards)
-        if not self.unmarked or not board or any(isinstance(e, M.Board) for e in self.events):
+        if not board or any(isinstance(e, M.Board) for e in self.events):
             return
         begun = dict(self.street_starts)
         last_bet = max((i for i, e in enumerate(self.events) if isinstance(e, M.Action | M.Post)), default=-1)
@@ -354,7 +355,7 @@ class HandAssembler:
         street, run = V.street_of(name)
         if street is None:
             return
-        if street != "preflop":
+        if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False
         elif self._stud() and name.strip().upper() == "HOLE CARDS":
             street = "third"  # a stud hand's "HOLE CARDS" are third street
