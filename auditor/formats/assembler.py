@@ -33,8 +33,15 @@ class ReadFailure(Exception):
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name")
 
-_NEXT_STREET: dict[str, M.Street] = {"preflop": "flop", "flop": "turn", "turn": "river", "third": "fourth",
-                                     "fourth": "fifth", "fifth": "sixth", "sixth": "seventh"}
+_NEXT_STREET: dict[str, M.Street] = {
+    "preflop": "flop",
+    "flop": "turn",
+    "turn": "river",
+    "third": "fourth",
+    "fourth": "fifth",
+    "fifth": "sixth",
+    "sixth": "seventh",
+}
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 

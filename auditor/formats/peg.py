@@ -52,7 +52,7 @@ GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
     "fee", "insurance", "what", "text", "by", "ends", "live", "year",
-    "button_player", "seats_listed", "table_name",
+    "button_player", "seats_listed", "table_name", "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
     "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
     *EXTRA_FACTS,
