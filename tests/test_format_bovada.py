@@ -55,3 +55,34 @@ def test_wager_beyond_stack_is_s001() -> None:
     bad = text.replace("Seat 1: Small Blind ($50.65 in chips)", "Seat 1: Small Blind ($0.10 in chips)")
     line = line_of(bad, "Small Blind : Small Blind $0.25")
     assert ("S001", line) in codes_at(audit_text(bad))
+
+
+MVS = "cash_mvs_2021.txt"
+
+
+def test_actions_swapped_out_of_turn_is_b004() -> None:
+    text = (SITE / MVS).read_text("utf-8")
+    bad = text.replace("UTG+2 : Calls $1.25\nSmall Blind : Calls $1\n", "Small Blind : Calls $1\nUTG+2 : Calls $1.25\n")
+    assert ("B004", line_of(bad, "Small Blind : Calls $1")) in codes_at(audit_text(bad))
+
+
+def test_pot_to_the_losing_hand_is_a004() -> None:
+    # UTG+1's kings and queens beat Big Blind's kings and sevens; give Big Blind the main pot
+    text = (SITE / MVS).read_text("utf-8")
+    bad = text.replace("UTG+1 [ME] : Hand result $207.27", "Big Blind : Hand result $207.27")
+    assert ("A004", line_of(bad, "Big Blind : Hand result $207.27")) in codes_at(audit_text(bad))
+
+
+def test_raise_below_the_minimum_is_b002() -> None:
+    # facing a $1.50 bet the least raise is to $3.00
+    text = (SITE / MVS).read_text("utf-8")
+    bad = text.replace("UTG+2 : Raises $9.25 to $9.25", "UTG+2 : Raises $2 to $2")
+    assert ("B002", line_of(bad, "UTG+2 : Raises $2 to $2")) in codes_at(audit_text(bad))
+
+
+def test_unmarked_streets_are_told_by_the_betting() -> None:
+    # 2012 exports print no street markers: a bet after the round closed is on the next street
+    text = (SITE / "cash_plo_2012_no_street_markers.txt").read_text("utf-8")
+    assert audit_text(text) == []
+    bad = text.replace("Small Blind : Bets $175", "Small Blind : Bets $5")  # below the $10 minimum bet
+    assert ("B003", line_of(bad, "Small Blind : Bets $5")) in codes_at(audit_text(bad))

@@ -48,3 +48,33 @@ def test_wager_beyond_stack_is_s001() -> None:
     text = (SITE / MTT).read_text("utf-8")
     bad = text.replace("Seat 8: Player1 (2390.84 in chips)", "Seat 8: Player1 (50.00 in chips)")
     assert ("S001", line_of(bad, "Player1: calls 100.00")) in codes_at(audit_text(bad))
+
+
+ALLIN = "cash_betonline_2011_post_dead_allin.txt"
+
+
+def test_actions_swapped_out_of_turn_is_b004() -> None:
+    text = (SITE / ALLIN).read_text("utf-8")
+    bad = text.replace("Player10: folds\nPlayer2: folds\n", "Player2: folds\nPlayer10: folds\n")
+    assert ("B004", line_of(bad, "Player2: folds")) in codes_at(audit_text(bad))
+
+
+def test_pot_to_the_losing_hand_is_a004() -> None:
+    # Player3's aces and queens with a king beat Player5's aces and queens with a jack
+    text = (SITE / ALLIN).read_text("utf-8")
+    bad = text.replace("Player3 showed [Ks Ah] and won (42.98)", "Player3 showed [Ks Ah] but did not win")
+    bad = bad.replace("Player5 showed [Js As] but did not win", "Player5 showed [Js As] and won (42.98)")
+    assert ("A004", line_of(bad, "Player5 showed [Js As] and won")) in codes_at(audit_text(bad))
+
+
+def test_raise_below_the_minimum_is_b002() -> None:
+    # facing a raise to 3.50 (by 3.00) the least re-raise is to 6.50
+    text = (SITE / ALLIN).read_text("utf-8")
+    bad = text.replace("Player5: raises 6.50 to 6.50", "Player5: raises 4.00 to 4.00")
+    assert ("B002", line_of(bad, "Player5: raises 4.00 to 4.00")) in codes_at(audit_text(bad))
+
+
+def test_post_dead_puts_the_small_blind_in_dead() -> None:
+    # "post dead 0.00" at $0.25/$0.50: the dead small blind makes the total pot come right
+    text = (SITE / ALLIN).read_text("utf-8")
+    assert audit_text(text) == []

@@ -35,6 +35,16 @@ class ReadFailure(Exception):
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
                "table_id")  # fmt: skip
 
+_NEXT_STREET: dict[str, M.Street] = {
+    "preflop": "flop",
+    "flop": "turn",
+    "turn": "river",
+    "third": "fourth",
+    "fourth": "fifth",
+    "fifth": "sixth",
+    "sixth": "seventh",
+}
+
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 
@@ -83,6 +93,10 @@ class HandAssembler:
         self.cancelled = False
         self.small_blind_seen = False
         self.dot_thousands = _dot_thousands(format_name)
+        # exports that print no street markers (Bodog network, 2012): the streets are told by the
+        # betting (see _next_street_by_betting); the event index where each inferred street began
+        self.unmarked = False
+        self.street_starts: list[tuple[M.Street, int]] = []
 
     # -- amounts
     def amt(self, text: str | None) -> int:
@@ -121,6 +135,8 @@ class HandAssembler:
             f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        if "streets_by_betting" in values:
+            self.unmarked = True
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
@@ -212,7 +228,18 @@ class HandAssembler:
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
+        if kind_text.lower() in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
+            # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
+            # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
+            sb = self.facts.get("sb")
+            if self.amt(amount_text) or not sb:
+                self.post(player, "big blind", amount_text, all_in)
+            if sb:
+                self.add(M.Post, player=player, kind="dead_small_blind", amount=self.amt(sb), all_in=False)
+            return
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
+        if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
+            kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "small_blind":
             if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
@@ -247,6 +274,8 @@ class HandAssembler:
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         self.forced_bets()
         verb = verb.lower()
+        if self.unmarked and not self._stud() and self._round_closed():
+            self._begin_inferred_street(_NEXT_STREET.get(self.street))
         prev = self.street_bet.get(player, 0)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
@@ -266,6 +295,10 @@ class HandAssembler:
             # before any card or action it is a blind; then a call, a bet or a raise by its size
             inc = self.amt(amount)
             if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
+                antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
+                if antes and player not in antes:  # among the antes, by a player who posted none: the ante
+                    self.post(player, "ante", amount, True)
+                    return
                 sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
                 self.post(player, "big blind" if sb_posted else "small blind", amount, True)
                 return
@@ -276,6 +309,8 @@ class HandAssembler:
                 to, amount = self.money_text(prev + inc), None
         elif verb.startswith("all-in"):
             all_in = True
+            if not any(self.street_bet.values()):
+                verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
         if verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
@@ -331,6 +366,69 @@ class HandAssembler:
         self.street_bet[player] = to_total
         self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, all_in=all_in)
 
+    # -- streets told by the betting (exports with no street markers)
+    def _round_closed(self) -> bool:
+        """The betting round is over: every player who can still bet has acted on this street and
+        matched the highest bet.  Only used where the export prints no street markers."""
+        stacks = {s.player: s.stack for s in self.seats}
+        dealt = [e.player for e in self.events if isinstance(e, M.HoleCards)]
+        start = self.street_starts[-1][1] if self.street_starts else 0
+        put: dict[str, int] = {}
+        folded: set[str] = set()
+        all_in: set[str] = set()
+        acted: set[str] = set()
+        for i, e in enumerate(self.events):
+            if isinstance(e, M.Post):
+                put[e.player] = put.get(e.player, 0) + e.amount
+                if e.all_in:
+                    all_in.add(e.player)
+            elif isinstance(e, M.Action):
+                put[e.player] = put.get(e.player, 0) + e.increment
+                if e.kind == "fold":
+                    folded.add(e.player)
+                if e.all_in:
+                    all_in.add(e.player)
+                if i >= start:
+                    acted.add(e.player)
+            elif isinstance(e, M.UncalledReturn):
+                put[e.player] = put.get(e.player, 0) - e.amount
+        live = [p for p in dict.fromkeys(dealt) if p not in folded]
+        if len(live) < 2:
+            return False
+        top = max(self.street_bet.values(), default=0)
+        can_bet = [p for p in live if p not in all_in and put.get(p, 0) < stacks.get(p, 0)]
+        return all(p in acted and self.street_bet.get(p, 0) >= top for p in can_bet)
+
+    def _stud(self) -> bool:
+        return V.game_of(self.facts.get("game", "")) in ("stud", "stud_hilo", "razz")
+
+    def _begin_inferred_street(self, street: M.Street | None) -> None:
+        if street is None:
+            return
+        self.street_starts.append((street, len(self.events)))
+        self.street = street
+        self.street_bet = {}
+
+    def summary_board(self, cards: str) -> None:
+        """The board printed in the summary.  Where the body printed no board (no street markers,
+        or Chico's all-in run-outs), the board cards are recorded here, each street's cards where
+        the betting says the street began (the streets nobody bet on, after all-ins, before the
+        showdown)."""
+        board = V.cards_of(cards)
+        if not board or any(isinstance(e, M.Board) for e in self.events):
+            return
+        begun = dict(self.street_starts)
+        last_bet = max((i for i, e in enumerate(self.events) if isinstance(e, M.Action | M.Post)), default=-1)
+        inserts: list[tuple[int, M.Board]] = []
+        for street, lo, hi in (("flop", 0, 3), ("turn", 3, 4), ("river", 4, 5)):
+            if len(board) < hi:
+                break
+            at = begun.get(street, last_bet + 1)  # type: ignore[call-overload]
+            inserts.append((at, M.Board(line=self.line, col=self.col, street=street, run=1,  # type: ignore[arg-type]
+                                        cards=board[lo:hi], board_before=board[:lo])))  # fmt: skip
+        for at, ev in reversed(inserts):
+            self.events.insert(at, ev)
+
     def mark_all_in(self, player: str) -> None:
         """The player's last wager put them all-in (said on a line of its own)."""
         for i in range(len(self.events) - 1, -1, -1):
@@ -360,6 +458,12 @@ class HandAssembler:
     # -- cards and streets
     def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
         self.forced_bets()
+        if self.unmarked and self._stud():
+            # stud with no street markers: cards dealt after the street's betting open the next street
+            start = self.street_starts[-1][1] if self.street_starts else 0
+            if any(isinstance(e, M.Action) or (isinstance(e, M.Post) and e.kind == "bring_in")
+                   for e in self.events[start:]):  # fmt: skip
+                self._begin_inferred_street(_NEXT_STREET.get(self.street))
         self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
 
     def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
@@ -368,6 +472,10 @@ class HandAssembler:
         if street is None:
             return
         self.forced_bets()
+        if street not in ("preflop", "showdown", "summary"):
+            self.unmarked = False
+        elif self._stud() and name.strip().upper() == "HOLE CARDS":
+            street = "third"  # a stud hand's "HOLE CARDS" are third street
         if street == "summary":
             self.complete = True
             self.street = "summary"
@@ -387,6 +495,10 @@ class HandAssembler:
             self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
 
     def table_cards(self, cards: str) -> None:
+        self.unmarked = False
+        self._table_cards(cards)
+
+    def _table_cards(self, cards: str) -> None:
         """Board cards dealt with no street marker ("Card dealt to table [..]", old Bodog exports):
         the street is the next one after the board dealt so far."""
         so_far = sum(len(e.cards) for e in self.events if isinstance(e, M.Board) and e.run == self.run)
@@ -434,6 +546,14 @@ class HandAssembler:
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
         """The summary's money claims; ``unit``: the precision of the printed total (see PotClaim)."""
+        early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"]
+        if self.street == "summary" and early and not pots:
+            # "Total pot" lines printed before the summary (Chico: "Total pot 1.26 | Rake 0.22" after
+            # the betting, each side pot's; a line may be printed twice): the summary's total is the
+            # main pot's, and the hand's total is the sum
+            sides = list(dict.fromkeys(e.total for e in early))
+            pots = (("main", total), *((f"side-{i}", v) for i, v in enumerate(sides, start=1)))
+            total += sum(sides)
         self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees, unit=unit)
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
@@ -476,15 +596,27 @@ class HandAssembler:
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
-        if "seats_listed" in f:
+        slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
+        if slots and all(slots) and len(set(slots)) == len(slots):
+            # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
+            # the position gives the place at the table, clockwise from the button (seat 1)
+            renum = {s.seat: n or 0 for s, n in zip(seats, slots, strict=True)}
+            seats = sorted((replace(s, seat=n or 0) for s, n in zip(seats, slots, strict=True)), key=lambda s: s.seat)
+            events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
+                      for e in events]  # fmt: skip
+            button = "1"
+        elif "seats_listed" in f:
             # the printed seat numbers are not table positions; the list is in table order
             renum = {s.seat: i for i, s in enumerate(seats, start=1)}
             seats = [replace(s, seat=i) for i, s in enumerate(seats, start=1)]
             events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
                       for e in events]  # fmt: skip
             button = None
-        if f.get("button_player"):
+        if f.get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
+        structure = V.structure_of(f.get("structure", ""))
+        if structure == "MIXED" and "structure_unprinted" in f:
+            structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
@@ -496,7 +628,7 @@ class HandAssembler:
             last_line=self.first_line + self.n_lines - 1,
             game=V.game_of(f.get("game", "")),
             game_text=f.get("game", ""),
-            structure=V.structure_of(f.get("structure", "")),
+            structure=structure,
             small_blind=self.amt(sb) if sb else None,
             big_blind=self.amt(bb) if bb else None,
             currency=currency,

@@ -44,6 +44,10 @@ class ExportFacts:
     # how rake and fees are taken from several pots when the site does not print each pot:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"
+    # a cash hand's summary may print no rake although the house took one (Bodog network since
+    # 2013: "Total Pot($0.50)", the winner gets $0.48): the rake is then what the printed total
+    # leaves after the collects (never below zero)
+    rake_unprinted_is_remainder: bool = False
     odd_chip_unit: int = 1  # smallest unit a pot is split in (minor units)
     # a dot followed by exactly three digits groups thousands ("1.550 $" is 1,550 chips): the site
     # never prints three decimals (888 in some locales)

@@ -54,6 +54,7 @@ GROUPS_READ = frozenset({
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
     "fee", "insurance", "what", "text", "by", "ends", "live", "year",
     "button_player", "seats_listed", "table_name", "dead", "inc",
+    "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
     "button", "max_seats", "table", "tournament_id", "level", "date", "tz", "money",
     *EXTRA_FACTS,
@@ -319,7 +320,11 @@ class PegVisitor:
         self.a.table_cards(parts[0][1]["cards"])
 
     def on_board(self, parts: Parts, node: Node) -> None:
-        """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record."""
+        """Summary ``Board [..]`` lines repeat what the street markers printed: nothing to record
+        (unless the export printed no street markers: see ``HandAssembler.summary_board``)."""
+        cards = parts[0][1].get("cards") if parts else None
+        if cards:
+            self.a.summary_board(cards)
 
     def on_total(self, parts: Parts, node: Node) -> None:
         a = self.a

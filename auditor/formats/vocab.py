@@ -74,6 +74,11 @@ def structure_of(text: str) -> M.Structure:
     return "MIXED"
 
 
+#: The structure a game is dealt in where the header prints none in its place (Ignition
+#: tournament headers print the speed, "Normal" or "Turbo", where older ones printed "No Limit").
+USUAL_STRUCTURE: dict[M.Game, M.Structure] = {"holdem": "NL"}
+
+
 def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
@@ -145,7 +150,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     "big blind + dead": "small_big_blind",  # PartyPoker: a returning player's live big blind plus the dead small
     # Chico network (BetOnline): "Posts small blind 1.00." (2012 skins); "post now" is a live big
     # blind posted out of turn; "post dead" a returning player's live big blind with a dead small
-    # blind (the site prints only the big blind's amount); "ante processed 0.00" an ante
+    # blind (the site prints only the big blind's amount: see POSTS_WITH_UNPRINTED_DEAD_SMALL);
+    # "ante processed 0.00" an ante
     "posts small blind": "small_blind",
     "posts big blind": "big_blind",
     "post now": "big_blind",
@@ -153,18 +159,36 @@ POST_KINDS: dict[str, M.PostKind] = {
     "ante processed": "ante",
     # Bodog network (Ignition, Bovada): "Ante/Small Blind $4", "Big blind/Bring in $8" (the big
     # blind in flop games), "Posts chip $8" (a live big blind posted out of turn), "Posts dead
-    # chip $30" (dead), "Bring_in chip $0.02" (stud)
+    # chip $30" (a returning player's live big blind and dead small blind, as one amount: $30 at
+    # $10/$20), "Bring_in chip $0.02" (stud)
     "ante chip": "ante",
     "ante/small blind": "small_blind",
     "big blind/bring in": "big_blind",
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
-    "posts dead chip": "missed_blind",
+    "posts dead chip": "small_big_blind",
     "dead": "dead_small_blind",  # WPN "posts dead $0.07": a returning player's blinds (small dead)
     "posts": "big_blind",  # WPN "X posts $0.02": a new player's big blind
     # 9stacks (PokerStars format) prints the button straddle as "NAME: unknown Rs.20"
     "unknown": "straddle",
 }
+
+_POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
+
+
+def position_slot(name: str) -> int | None:
+    """The place at the table, clockwise from the button (1), of a player named by position
+    ("Dealer", "Small Blind", "Big Blind", "UTG", "UTG+3": the Bodog network), or None."""
+    n = name.lower().strip()
+    if n in _POSITION_SLOTS:
+        return _POSITION_SLOTS[n]
+    m = re.fullmatch(r"utg\+(\d)", n)
+    return 4 + int(m.group(1)) if m else None
+
+
+#: Posts whose line prints only the live big blind, the table's small blind being posted dead beside
+#: it (Chico "post dead 0.50" at $0.25/$0.50 puts $0.75 in; "post dead 0.00" the dead $0.25 alone)
+POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead"})
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 

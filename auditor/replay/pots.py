@@ -204,8 +204,11 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     ]
 
     claims = t.of(M.PotClaim)
-    claim = claims[0] if claims else None
+    # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
+    claim = next((c for c in claims if c.street == "summary"), claims[0]) if claims else None
     rake = claim.rake or 0 if claim else 0
+    if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
+        rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
     fees = sum(a for _, a in claim.fees) if claim else 0
     total_expected = sum(level.values()) + sum(dead.values())
     if t.facts.drop_in_total:
