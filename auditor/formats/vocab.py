@@ -20,6 +20,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel hi/lo", "courchevel_hilo"),
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
+    ("omaha h/l", "omaha_hilo"),  # Full Tilt
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha8", "omaha_hilo"),  # Winamax
@@ -37,7 +38,9 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("holdem", "holdem"),
     ("7card hilo", "stud_hilo"),  # Bodog network
     ("7card", "stud"),
+    ("5 card stud", "other"),  # five-card stud (Full Tilt): not the seven-card game
     ("stud hi/lo", "stud_hilo"),
+    ("stud h/l", "stud_hilo"),  # Full Tilt
     ("stud hi-lo", "stud_hilo"),
     ("stud", "stud"),
     ("razz", "razz"),
@@ -72,11 +75,16 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
+    numbered = re.fullmatch(r"(.+) ([1-3])", n)  # Full Tilt runs it twice as "FLOP 1" .. "SUMMARY 2"
+    if numbered:
+        n, run = numbered.group(1), int(numbered.group(2))
     for i, word in enumerate(("FIRST ", "SECOND ", "THIRD "), start=1):
         if n.startswith(word) and "DRAW" not in n:
             run, n = i, n[len(word) :]
     table: dict[str, M.Street] = {
         "HOLE CARDS": "preflop",
+        "FLOPET": "preflop",  # Full Tilt Courchevel: the first board card, before the first betting round
+        "DISCARD ROUND": "flop",  # Full Tilt Irish: the discards after the flop
         "PRE-FLOP": "preflop",
         "PREFLOP": "preflop",
         "ANTE/BLINDS": "preflop",
@@ -152,6 +160,14 @@ POST_KINDS: dict[str, M.PostKind] = {
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
     "posts dead chip": "missed_blind",
+    # Full Tilt: "posts the small blind of $1", "antes $0.40", "posts $2" (a live big blind posted
+    # to come in), "posts a dead small blind of $1"
+    "posts the small blind of": "small_blind",
+    "posts the big blind of": "big_blind",
+    "posts a dead small blind of": "dead_small_blind",
+    "posts a dead big blind of": "missed_blind",
+    "antes": "ante",
+    "posts": "big_blind",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
