@@ -79,16 +79,21 @@ def test_duplicated_card_is_h002() -> None:
 
 
 def test_actions_swapped_out_of_turn_is_b004() -> None:
-    bad = _plo().replace("rockinalex calls $0.02\nTimoha777 calls $0.02", "Timoha777 calls $0.02\nrockinalex calls $0.02")
+    a, b = "rockinalex calls $0.02", "Timoha777 calls $0.02"
+    bad = _plo().replace(f"{a}\n{b}", f"{b}\n{a}")
     assert ("B004", line_of(bad, "Timoha777 calls $0.02")) in codes_at(audit_text(bad))
 
 
 def test_pot_to_losing_hand_is_a004() -> None:
     text = _plo()
-    bad = text.replace("Timoha777 wins the pot ($0.94)", "rockinalex wins the pot ($0.94)").replace(
-        "Seat 4: rockinalex showed [Js 6c 7d Ac] and lost with a pair of Sixes",
-        "Seat 4: rockinalex showed [Js 6c 7d Ac] and won ($0.94) with a pair of Sixes",
-    ).replace("and won ($0.94) with three of a kind, Queens", "and lost with three of a kind, Queens")
+    bad = (
+        text.replace("Timoha777 wins the pot ($0.94)", "rockinalex wins the pot ($0.94)")
+        .replace(
+            "Seat 4: rockinalex showed [Js 6c 7d Ac] and lost with a pair of Sixes",
+            "Seat 4: rockinalex showed [Js 6c 7d Ac] and won ($0.94) with a pair of Sixes",
+        )
+        .replace("and won ($0.94) with three of a kind, Queens", "and lost with three of a kind, Queens")
+    )
     assert "A004" in {c for c, _ in codes_at(audit_text(bad))}
 
 
