@@ -30,7 +30,7 @@ class Rate:
 def decoded(path: Path) -> str:
     raw = path.read_bytes()
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16")
+        return raw.decode("utf-16", errors="replace")  # a truncated last byte (Full Tilt files)
     return raw.decode("utf-8", errors="replace").replace("\ufeff", "")
 
 

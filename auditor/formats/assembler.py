@@ -132,7 +132,10 @@ class HandAssembler:
         self.facts.update({k: v for k, v in values.items() if v is not None})
         f = self.facts
         if f.get("year") and f.get("date") and str(f["year"]) not in str(f["date"]):
-            f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
+            if "/" in str(f["year"]):  # the day printed after the time ("11:37:56 ET - 2010/03/03", Full Tilt)
+                f["date"] = f"{f['year']} {f['date']}"
+            else:
+                f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
         if "streets_by_betting" in values:

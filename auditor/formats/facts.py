@@ -41,6 +41,9 @@ class ExportFacts:
     pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
     drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
     total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees
+    # the printed main and side pots are after rake and fees; False: each is its whole layer, the
+    # rake taken after (Full Tilt "Total pot $234.55 Main pot $158.20. Side pot $76.35. | Rake $3")
+    pots_net_of_rake: bool = True
     # how rake and fees are taken from several pots when the site does not print each pot:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"

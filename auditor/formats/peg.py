@@ -316,6 +316,19 @@ class PegVisitor:
         for m in self.g.won_re.finditer(g.get("rest") or ""):
             self.a.collect(g["player"], m.group(1))
 
+    def on_summary_won(self, parts: Parts, node: Node) -> None:
+        """A summary seat line that names what the player won, in a format whose award lines may be
+        missing (Full Tilt prints "Seat 4: Ann collected ($3.80), mucked" with no "Ann wins the pot"
+        line): the seat's result, and a collect of each amount when no award line named the player."""
+        self.on_summary_seat(parts, node)
+        g = parts[0][1]
+        if g["player"] not in {s.player for s in self.a.seats}:
+            return  # a garbled line names no seated player: nothing to credit
+        if any(isinstance(e, M.Collect) and e.player == g["player"] for e in self.a.events):
+            return
+        for m in self.g.won_re.finditer(g.get("rest") or ""):
+            self.a.collect(g["player"], m.group(1))
+
     def on_table_cards(self, parts: Parts, node: Node) -> None:
         self.a.table_cards(parts[0][1]["cards"])
 

@@ -20,6 +20,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("courchevel hi/lo", "courchevel_hilo"),
     ("courchevel", "courchevel"),
     ("omaha hi/lo", "omaha_hilo"),
+    ("omaha h/l", "omaha_hilo"),  # Full Tilt
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha h/l", "omaha_hilo"),  # WPN
@@ -41,7 +42,9 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("holdem", "holdem"),
     ("7card hilo", "stud_hilo"),  # Bodog network
     ("7card", "stud"),
+    ("5 card stud", "other"),  # five-card stud (Full Tilt): not the seven-card game
     ("stud hi/lo", "stud_hilo"),
+    ("stud h/l", "stud_hilo"),  # Full Tilt
     ("stud hi-lo", "stud_hilo"),
     ("stud h/l", "stud_hilo"),  # WPN
     ("stud hilow", "stud_hilo"),  # WPN 2016
@@ -83,13 +86,16 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
-    if n[-2:] in (" 1", " 2", " 3") and n[:-2] in ("FLOP", "TURN", "RIVER", "SHOW DOWN", "SHOWDOWN"):
-        run, n = int(n[-1]), n[:-2]  # WPN runs: "*** FLOP 2 ***"
+    numbered = re.fullmatch(r"(.+) ([1-3])", n)  # Full Tilt runs it twice as "FLOP 1" .. "SUMMARY 2"
+    if numbered:
+        n, run = numbered.group(1), int(numbered.group(2))
     for i, word in enumerate(("FIRST ", "SECOND ", "THIRD "), start=1):
         if n.startswith(word) and "DRAW" not in n:
             run, n = i, n[len(word) :]
     table: dict[str, M.Street] = {
         "HOLE CARDS": "preflop",
+        "FLOPET": "preflop",  # Full Tilt Courchevel: the first board card, before the first betting round
+        "DISCARD ROUND": "flop",  # Full Tilt Irish: the discards after the flop
         "PRE-FLOP": "preflop",
         "PREFLOP": "preflop",
         "ANTE/BLINDS": "preflop",
@@ -171,6 +177,13 @@ POST_KINDS: dict[str, M.PostKind] = {
     "posts": "big_blind",  # WPN "X posts $0.02": a new player's big blind
     # 9stacks (PokerStars format) prints the button straddle as "NAME: unknown Rs.20"
     "unknown": "straddle",
+    # Full Tilt: "posts the small blind of $1", "antes $0.40", "posts $2" (a live big blind posted
+    # to come in), "posts a dead small blind of $1"
+    "posts the small blind of": "small_blind",
+    "posts the big blind of": "big_blind",
+    "posts a dead small blind of": "dead_small_blind",
+    "posts a dead big blind of": "missed_blind",
+    "antes": "ante",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}

@@ -125,7 +125,8 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Each pot is a layer: the chips every player put in up to the next all-in level, winnable only
     by the players who reached that level.  Pots are printed net of rake and fees, so each printed
-    pot must be at most its layer, and the differences must add up to the rake and fees.
+    pot must be at most its layer, and the differences must add up to the rake and fees; a site
+    that prints each pot before rake (export fact ``pots_net_of_rake = false``) prints the layers.
 
     Example: A all-in 80, B all-in 210, C 350: main pot 240 (3 x 80), side pot 260 (2 x 130),
     140 returned to C.
@@ -145,7 +146,7 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     taken = 0
     for p, got in zip(pt.pots, printed, strict=True):
-        if got != p.amount and pt.rake + pt.fees == 0:
+        if got != p.amount and (pt.rake + pt.fees == 0 or not t.facts.pots_net_of_rake):
             yield flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}; with no rake its layer is "
                           f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
@@ -155,11 +156,12 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    if taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
+    taken_expected = pt.rake + pt.fees if t.facts.pots_net_of_rake else 0
+    if taken != taken_expected and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
-                      expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
+                      expected=taken_expected, actual=taken, cite=_CITE_POTS)  # fmt: skip
 
 
 def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
@@ -169,11 +171,21 @@ def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
 
     if t.hand.is_tournament or not pt.awards or t.hand.decimals != 2:
         return False
+    # a pot split high and low is halved in the site's unit too (Full Tilt: $7.75 as $3.90 and $3.85)
+    whole: dict[tuple[str, int], int] = {}
+    for a in pt.awards:
+        if a.half in ("high", "low"):
+            whole[(a.pot, a.run)] = whole.get((a.pot, a.run), 0) + a.amount
     for unit in (5, 10, 25):
         paid: dict[str, int] = {}
         for a in pt.awards:
-            ordered = list(a.winners)
-            for w, v in split(a.amount, ordered, unit):
+            amount = a.amount
+            if (a.pot, a.run) in whole:
+                total = whole[(a.pot, a.run)]
+                units = total // unit
+                high = (units - units // 2) * unit + total % unit
+                amount = high if a.half == "high" else total - high
+            for w, v in split(amount, list(a.winners), unit):
                 paid[w] = paid.get(w, 0) + v
         if paid == {n: v for n, v in pt.collected.items() if v}:
             return True
