@@ -283,7 +283,13 @@ class HandAssembler:
         name = "FLOP" if so_far < 3 else ("TURN" if so_far == 3 else "RIVER")
         self.street_marker(name, cards)
 
-    def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
+    def draw(self, player: str, discarded: int, cards: str | None = None, opens: bool = False) -> None:
+        """A discard.  ``opens``: the site prints no draw marker (OnGame), so the first discard after
+        a betting round opens the next draw."""
+        if opens and self.events and isinstance(self.events[-1], M.Action | M.Post):
+            marker = {"preflop": "FIRST DRAW", "draw1": "SECOND DRAW", "draw2": "THIRD DRAW"}.get(self.street)
+            if marker is not None:
+                self.street_marker(marker)
         self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
 
     def _own_cards(self, player: str, printed: tuple[str, ...]) -> tuple[str, ...]:

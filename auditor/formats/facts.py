@@ -23,6 +23,10 @@ class ExportFacts:
     # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
     # False: the printed pots leave it out (PartyPoker "Main Pot: ..")
     silent_uncalled_in_total: bool = True
+    # when no "Uncalled bet" line is printed, the uncalled part is paid back inside the player's
+    # collect (Winamax, PartyPoker); False: it goes back silently, outside every printed pot and
+    # collect (OnGame "Main pot: $1.00 won by X ($1.00)" after an uncalled raise)
+    uncalled_in_collect: bool = True
     # hands dated before this year may return the uncalled part silently (PokerStars exports
     # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
     silent_returns_before: int | None = None
@@ -31,6 +35,9 @@ class ExportFacts:
     pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
     drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
     total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees
+    # the printed main and side pots are net of rake and fees (PokerStars); False: each pot is
+    # printed before rake and the rake on a line of its own (OnGame "Main pot: $5.14 won by ..")
+    pots_net_of_rake: bool = True
     # how rake and fees are taken from several pots when the site does not print each pot:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"

@@ -22,6 +22,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hi/lo", "omaha_hilo"),
     ("omaha hi-lo", "omaha_hilo"),
     ("omaha hilo", "omaha_hilo"),  # Bodog network
+    ("omaha_hi_lo", "omaha_hilo"),  # OnGame
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
@@ -39,6 +40,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("7card", "stud"),
     ("stud hi/lo", "stud_hilo"),
     ("stud hi-lo", "stud_hilo"),
+    ("stud_hi_lo", "stud_hilo"),  # OnGame
     ("stud", "stud"),
     ("razz", "razz"),
     ("draw", "draw"),
@@ -56,7 +58,7 @@ def game_of(text: str) -> M.Game:
 
 
 def structure_of(text: str) -> M.Structure:
-    t = text.lower().replace("-", " ")
+    t = text.lower().replace("-", " ").replace("_", " ")  # "no-limit", "NO_LIMIT" (OnGame)
     if "cap" in t:
         return "CAP"
     if "pot limit" in t or t in ("pl", "pot-limit"):
@@ -117,6 +119,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "FOURTH STREET": "fourth",
         "FIFTH STREET": "fifth",
         "SIXTH STREET": "sixth",
+        # OnGame: "Dealing pocket cards" (then "--- Dealing flop [..]", stud "Dealing 4th street")
+        "POCKET CARDS": "preflop",
     }
     return table.get(n), run
 
@@ -152,6 +156,9 @@ POST_KINDS: dict[str, M.PostKind] = {
     "bring_in chip": "bring_in",
     "posts chip": "big_blind",
     "posts dead chip": "missed_blind",
+    # OnGame stud: "X small bring in $0.12", "X big bring in $1" (the bring-in player completes)
+    "small bring in": "bring_in",
+    "big bring in": "bring_in",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})

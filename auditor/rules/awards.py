@@ -137,10 +137,12 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                       expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
         return
     taken = 0
+    gross = not t.facts.pots_net_of_rake  # each pot printed before rake: it must be its layer
     for p, got in zip(pt.pots, printed, strict=True):
-        if got != p.amount and pt.rake + pt.fees == 0:
+        if got != p.amount and (pt.rake + pt.fees == 0 or gross):
             yield flag(t, "A003", line, col,
-                          f"the {p.label} pot is printed as {money(h, got)}; with no rake its layer is "
+                          f"the {p.label} pot is printed as {money(h, got)}; "
+                          f"{'before rake' if gross else 'with no rake'} its layer is "
                           f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         elif got > p.amount:
             yield flag(t, "A003", line, col,
@@ -148,7 +150,7 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    if taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
+    if not gross and taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
@@ -294,7 +296,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
         # elsewhere the missing return line is A001's finding, not a second one here
-        if (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
+        if (not t.facts.prints_uncalled and t.facts.uncalled_in_collect and not pt.printed_returns.get(n)) or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
             paid[n] = paid.get(n, 0) + v
@@ -309,7 +311,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     diffs = {n: pt.collected.get(n, 0) - paid.get(n, 0) for n in names}
     if not pt.allocation_known:
         # only the bounds are known: between the pots less all the rake and the whole pots
-        extra = t.facts.prints_uncalled is False
+        extra = t.facts.prints_uncalled is False and t.facts.uncalled_in_collect
         for n in names:
             ret = pt.expected_returns.get(n, 0) if extra and not pt.printed_returns.get(n) else 0
             lo, hi = pt.paid_low.get(n, 0) + ret, pt.paid_high.get(n, 0) + ret
@@ -437,6 +439,8 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
+    if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
+        returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
     settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if out != put_in:
