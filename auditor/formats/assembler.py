@@ -121,6 +121,11 @@ class HandAssembler:
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
+        if kind == "big_blind" and not self.small_blind_seen and not self.events:
+            # a table whose blinds are the same size: OnGame calls the first blind a "big blind" too
+            sb, bb = self.facts.get("sb"), self.facts.get("bb")
+            if sb is not None and bb is not None and self.amt(sb) == self.amt(bb) == self.amt(amount_text):
+                kind = "small_blind"
         if kind == "small_blind":
             if self.small_blind_seen and not live:
                 kind = "dead_small_blind"

@@ -19,6 +19,8 @@ class ExportFacts:
     """What one format prints.  The defaults describe a PokerStars-style export."""
 
     prints_all_in: bool = True  # every all-in is marked ("and is all-in")
+    # an ante that takes a player's last chips is marked all-in too; False: antes never are (OnGame)
+    all_in_on_antes: bool = True
     prints_uncalled: bool = True  # "Uncalled bet (X) returned to Y" lines exist
     # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
     # False: the printed pots leave it out (PartyPoker "Main Pot: ..")
