@@ -37,6 +37,9 @@ class ExportFacts:
     pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
     drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
     total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees
+    # the summary prints a total pot (or its pots); False: only the rake and each player's winnings
+    # (Entraction "Rake: EUR 0.70"): there is no total to compare
+    prints_total_pot: bool = True
     # the printed main and side pots are net of rake and fees (PokerStars); False: each pot is
     # printed before rake and the rake on a line of its own (OnGame "Main pot: $5.14 won by ..")
     pots_net_of_rake: bool = True

@@ -159,11 +159,14 @@ POST_KINDS: dict[str, M.PostKind] = {
     # OnGame stud: "X small bring in $0.12", "X big bring in $1" (the bring-in player completes)
     "small bring in": "bring_in",
     "big bring in": "bring_in",
+    # Entraction: "Blind out of turn:  genip  (0.04)", a live big blind of a player joining the table
+    "blind out of turn": "big_blind",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+_DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
 
@@ -174,6 +177,8 @@ def cards_of(text: str | None) -> tuple[str, ...]:
     written in lower case."""
     if not text:
         return ()
+    if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
+        return tuple(text.strip().split(" - "))
     cards = text.split("-", 1)[0].replace(",", " ").split()
     return tuple(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c) for c in cards)
 

@@ -100,7 +100,7 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled:
+    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot:
         return
     want = _expected_total(t, pt)
     got = pt.claim.total
