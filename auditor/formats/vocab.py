@@ -14,6 +14,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("5 card omaha hi/lo", "omaha5_hilo"),
     ("omaha5 hi-lo", "omaha5_hilo"),
     ("5 card omaha", "omaha5"),
+    ("5-card omaha", "omaha5"),  # Entraction
     ("omaha5", "omaha5"),
     ("6 card omaha", "omaha6"),
     ("omaha6", "omaha6"),
@@ -161,6 +162,7 @@ POST_KINDS: dict[str, M.PostKind] = {
     "big bring in": "bring_in",
     # Entraction: "Blind out of turn:  genip  (0.04)", a live big blind of a player joining the table
     "blind out of turn": "big_blind",
+    "small + big blind": "small_big_blind",
 }
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
