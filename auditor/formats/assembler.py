@@ -279,7 +279,11 @@ class HandAssembler:
         if cards is None and prior is not None:
             cards, prior = prior, None
         if cards is not None:
-            self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
+            board, before = V.cards_of(cards), V.cards_of(prior)
+            if any(isinstance(e, M.Board) and e.street == street and e.run == self.run and e.cards == board
+                   and e.board_before == before for e in self.events):  # fmt: skip
+                return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
+            self.add(M.Board, cards=board, board_before=before)
 
     def table_cards(self, cards: str) -> None:
         """Board cards dealt with no street marker ("Card dealt to table [..]", old Bodog exports):

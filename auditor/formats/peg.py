@@ -391,7 +391,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#|HandId: #|Hand History [Ff]or Game )([\w-]+)")
+_ID_RE = re.compile(r"(?:Game # |History for hand |#|HandId: #|Hand History [Ff]or Game )([\w-]+)")
 
 
 def quick_id(line: str) -> str | None:
