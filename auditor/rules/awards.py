@@ -150,7 +150,8 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    if not gross and taken != pt.rake + pt.fees and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
+    within = all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True))
+    if not gross and taken != pt.rake + pt.fees and within:
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
