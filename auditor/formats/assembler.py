@@ -243,6 +243,11 @@ class HandAssembler:
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
         if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
+        if kind == "big_blind" and not self.small_blind_seen and not self.events:
+            # a table whose blinds are the same size: OnGame calls the first blind a "big blind" too
+            sb, bb = self.facts.get("sb"), self.facts.get("bb")
+            if sb is not None and bb is not None and self.amt(sb) == self.amt(bb) == self.amt(amount_text):
+                kind = "small_blind"
         if kind == "small_blind":
             if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
@@ -495,7 +500,11 @@ class HandAssembler:
         if cards is None and prior is not None:
             cards, prior = prior, None
         if cards is not None:
-            self.add(M.Board, cards=V.cards_of(cards), board_before=V.cards_of(prior))
+            board, before = V.cards_of(cards), V.cards_of(prior)
+            if any(isinstance(e, M.Board) and e.street == street and e.run == self.run and e.cards == board
+                   and e.board_before == before for e in self.events):  # fmt: skip
+                return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
+            self.add(M.Board, cards=board, board_before=before)
 
     def table_cards(self, cards: str) -> None:
         self.unmarked = False
@@ -508,11 +517,17 @@ class HandAssembler:
         name = "FLOP" if so_far < 3 else ("TURN" if so_far == 3 else "RIVER")
         self.street_marker(name, cards)
 
-    def draw(self, player: str, discarded: int, cards: str | None = None) -> None:
-        """A discard (or ``stands pat``).  A single-draw game prints no street marker (PokerStars
-        5 Card Draw): its first draw line, met while the pre-draw betting is the street, starts the
-        draw, and the betting after it is a street of its own."""
-        if self.street == "preflop":
+    def draw(self, player: str, discarded: int, cards: str | None = None, opens: bool = False) -> None:
+        """A discard (or ``stands pat``).  ``opens``: the site prints no draw marker (OnGame), so the
+        first discard after a betting round opens the next draw.  A single-draw game prints no street
+        marker either (PokerStars 5 Card Draw): its first draw line, met while the pre-draw betting is
+        the street, starts the draw, and the betting after it is a street of its own."""
+        if opens:
+            if self.events and isinstance(self.events[-1], M.Action | M.Post):
+                marker = {"preflop": "FIRST DRAW", "draw1": "SECOND DRAW", "draw2": "THIRD DRAW"}.get(self.street)
+                if marker is not None:
+                    self.street_marker(marker)
+        elif self.street == "preflop":
             self.street_marker("DRAW")
         self.add(M.Draw, player=player, discarded=discarded, cards=V.cards_of(cards))
 

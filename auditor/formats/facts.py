@@ -26,6 +26,8 @@ class ExportFacts:
     # (and antes) silently, printing only the level ("Blinds(50/100)", old PartyPoker tournaments):
     # the reader derives them from the header and the seats, as posts marked ``derived``
     prints_blind_posts: bool = True
+    # an ante that takes a player's last chips is marked all-in too; False: antes never are (OnGame)
+    all_in_on_antes: bool = True
     prints_uncalled: bool = True  # "Uncalled bet (X) returned to Y" lines exist
     # when no "Uncalled bet" line is printed, "Total pot" still counts the uncalled part (Winamax);
     # False: the printed pots leave it out (PartyPoker "Main Pot: ..")
@@ -33,6 +35,10 @@ class ExportFacts:
     # with prints_uncalled = false: the uncalled part of a player who collects nothing goes back
     # without any line (888); otherwise it is inside the player's collect line (Winamax)
     silent_return_without_collect: bool = False
+    # when no "Uncalled bet" line is printed, the uncalled part is paid back inside the player's
+    # collect (Winamax, PartyPoker); False: it goes back silently, outside every printed pot and
+    # collect (OnGame "Main pot: $1.00 won by X ($1.00)" after an uncalled raise)
+    uncalled_in_collect: bool = True
     # hands dated before this year may return the uncalled part silently (PokerStars exports
     # printed no "Uncalled bet" line before 2008): the total pot then shows whether it went back
     silent_returns_before: int | None = None
@@ -41,8 +47,12 @@ class ExportFacts:
     pot_boundaries: Literal["merge", "allin_boundaries"] = "merge"
     drop_in_total: bool = False  # house money (cash drop) counted in "Total pot"
     total_net_of_rake: bool = False  # "Total pot" is printed after rake and fees
-    # the printed main and side pots are after rake and fees; False: each is its whole layer, the
-    # rake taken after (Full Tilt "Total pot $234.55 Main pot $158.20. Side pot $76.35. | Rake $3")
+    # the summary prints a total pot (or its pots); False: only the rake and each player's winnings
+    # (Entraction "Rake: EUR 0.70"): there is no total to compare
+    prints_total_pot: bool = True
+    # the printed main and side pots are net of rake and fees (PokerStars); False: each pot is
+    # printed before rake and the rake on a line of its own (OnGame "Main pot: $5.14 won by ..",
+    # Full Tilt "Total pot $234.55 Main pot $158.20. Side pot $76.35. | Rake $3")
     pots_net_of_rake: bool = True
     # how rake and fees are taken from several pots when the site does not print each pot:
     # "main_first", or "unknown" (awards are checked within bounds)

@@ -52,7 +52,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text", "by", "ends", "live", "year",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
@@ -176,6 +176,7 @@ class PegVisitor:
     def __init__(self, grammar: PegGrammar, a: HandAssembler) -> None:
         self.g = grammar
         self.a = a
+        self.pots_won: list[tuple[str, int]] = []  # pots printed on their award lines (see on_pot_won)
 
     # -- tree walk
     def walk(self, root: Node) -> None:
@@ -279,7 +280,7 @@ class PegVisitor:
 
     def on_draw(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.draw(g["player"], 0 if g.get("pat") else int(g["n"]), g.get("cards"))
+        self.a.draw(g["player"], 0 if g.get("pat") else int(g["n"]), g.get("cards"), opens=g.get("opens") is not None)
 
     def on_show(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -329,6 +330,17 @@ class PegVisitor:
         for m in self.g.won_re.finditer(g.get("rest") or ""):
             self.a.collect(g["player"], m.group(1))
 
+    def on_pot_won(self, parts: Parts, node: Node) -> None:
+        """A pot and its winners on one line ("Main pot: $1.00 won by A ($0.50), B ($0.45)", OnGame):
+        a collect of each share; the pot is kept for the summary's pot claim (see ``on_total``)."""
+        label = "pot"
+        for name, g in parts:
+            if name.startswith("pot_won_head"):
+                label = g["label"]
+                self.pots_won.append((V.pot_label(label), self.a.amt(g["amount"])))
+            elif name.startswith("pot_won_share"):
+                self.a.collect(g["player"], g["amount"], label)
+
     def on_table_cards(self, parts: Parts, node: Node) -> None:
         self.a.table_cards(parts[0][1]["cards"])
 
@@ -362,6 +374,8 @@ class PegVisitor:
                     fees.append((label, a.amt(g["amount"])))
             elif name.startswith("total_norake"):
                 rake = 0
+        if not pots and self.pots_won:  # the pots were printed on their award lines (OnGame)
+            pots = list(self.pots_won)
         if total is None:  # the pots are printed, not their total (PartyPoker "Main Pot: .. Side Pot 1: ..")
             total = sum(v for _, v in pots)
         a.pot_claim(total, tuple(pots), rake, tuple(fees), unit)
@@ -417,7 +431,9 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
     name[3:]: fn for name, fn in vars(PegVisitor).items() if name.startswith("on_") and callable(fn)
 }
 
-_ID_RE = re.compile(r"(?:#Game No : |Hand History [Ff]or Game |#|HandId: #|^Game ID: |gamecode=\")([\w-]+)")
+_ID_RE = re.compile(
+    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |#|HandId: #|^Game ID: |gamecode=\")([\w-]+)"
+)
 
 
 def quick_id(line: str) -> str | None:

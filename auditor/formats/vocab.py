@@ -14,6 +14,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("5 card omaha hi/lo", "omaha5_hilo"),
     ("omaha5 hi-lo", "omaha5_hilo"),
     ("5 card omaha", "omaha5"),
+    ("5-card omaha", "omaha5"),  # Entraction
     ("omaha5", "omaha5"),
     ("6 card omaha", "omaha6"),
     ("omaha6", "omaha6"),
@@ -25,6 +26,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha hilo", "omaha_hilo"),  # Bodog network
     ("omaha h/l", "omaha_hilo"),  # WPN
     ("omaha hilow", "omaha_hilo"),  # WPN 2016
+    ("omaha_hi_lo", "omaha_hilo"),  # OnGame
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omahahl", "omaha_hilo"),  # 888
     ("omaha", "omaha"),
@@ -48,6 +50,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("stud hi-lo", "stud_hilo"),
     ("stud h/l", "stud_hilo"),  # WPN
     ("stud hilow", "stud_hilo"),  # WPN 2016
+    ("stud_hi_lo", "stud_hilo"),  # OnGame
     ("stud", "stud"),
     ("razz", "razz"),
     ("draw", "draw"),
@@ -65,7 +68,7 @@ def game_of(text: str) -> M.Game:
 
 
 def structure_of(text: str) -> M.Structure:
-    t = text.lower().replace("-", " ")
+    t = text.lower().replace("-", " ").replace("_", " ")  # "no-limit", "NO_LIMIT" (OnGame)
     if "cap" in t:
         return "CAP"
     if "pot limit" in t or t in ("pl", "pot-limit"):
@@ -136,6 +139,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "FOURTH STREET": "fourth",
         "FIFTH STREET": "fifth",
         "SIXTH STREET": "sixth",
+        # OnGame: "Dealing pocket cards" (then "--- Dealing flop [..]", stud "Dealing 4th street")
+        "POCKET CARDS": "preflop",
     }
     return table.get(n), run
 
@@ -184,6 +189,12 @@ POST_KINDS: dict[str, M.PostKind] = {
     "posts a dead small blind of": "dead_small_blind",
     "posts a dead big blind of": "missed_blind",
     "antes": "ante",
+    # OnGame stud: "X small bring in $0.12", "X big bring in $1" (the bring-in player completes)
+    "small bring in": "bring_in",
+    "big bring in": "bring_in",
+    # Entraction: "Blind out of turn:  genip  (0.04)", a live big blind of a player joining the table
+    "blind out of turn": "big_blind",
+    "small + big blind": "small_big_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
@@ -228,6 +239,7 @@ def card_of(token: str) -> str:
     return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
 
 
+_DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
 
@@ -238,6 +250,8 @@ def cards_of(text: str | None) -> tuple[str, ...]:
     Chico's 2012 skins) is written in lower case; localised ranks and suits are translated."""
     if not text:
         return ()
+    if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
+        return tuple(text.strip().split(" - "))
     tokens = re.split(r"[\s,]+", text.split("-", 1)[0].strip())
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 

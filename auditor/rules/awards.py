@@ -107,7 +107,7 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled:
+    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot:
         return
     want = _expected_total(t, pt)
     got = pt.claim.total
@@ -145,10 +145,12 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                       expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
         return
     taken = 0
+    gross = not t.facts.pots_net_of_rake  # each pot printed before rake: it must be its layer
     for p, got in zip(pt.pots, printed, strict=True):
-        if got != p.amount and (pt.rake + pt.fees == 0 or not t.facts.pots_net_of_rake):
+        if got != p.amount and (pt.rake + pt.fees == 0 or gross):
             yield flag(t, "A003", line, col,
-                          f"the {p.label} pot is printed as {money(h, got)}; with no rake its layer is "
+                          f"the {p.label} pot is printed as {money(h, got)}; "
+                          f"{'before rake' if gross else 'with no rake'} its layer is "
                           f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         elif got > p.amount:
             yield flag(t, "A003", line, col,
@@ -156,12 +158,12 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    taken_expected = pt.rake + pt.fees if t.facts.pots_net_of_rake else 0
-    if taken != taken_expected and all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True)):
+    within = all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True))
+    if not gross and taken != pt.rake + pt.fees and within:
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
-                      expected=taken_expected, actual=taken, cite=_CITE_POTS)  # fmt: skip
+                      expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
 
 
 def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
@@ -319,7 +321,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             # a converter's record: what it did not print as returned (or printed beyond the
             # uncalled part) comes through the collect line
             paid[n] = paid.get(n, 0) + v - pt.printed_returns.get(n, 0)
-        elif (not t.facts.prints_uncalled and not pt.printed_returns.get(n)) or (
+        elif (not t.facts.prints_uncalled and t.facts.uncalled_in_collect and not pt.printed_returns.get(n)) or (
             not pt.printed_returns.get(n) and pt.collected.get(n, 0) - paid.get(n, 0) == v
         ):
             paid[n] = paid.get(n, 0) + v
@@ -334,7 +336,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     diffs = {n: pt.collected.get(n, 0) - paid.get(n, 0) for n in names}
     if not pt.allocation_known:
         # only the bounds are known: between the pots less all the rake and the whole pots
-        extra = t.facts.prints_uncalled is False
+        extra = t.facts.prints_uncalled is False and t.facts.uncalled_in_collect
         for n in names:
             ret = pt.expected_returns.get(n, 0) if extra and not pt.printed_returns.get(n) else 0
             if ret and t.facts.silent_return_without_collect and not pt.collected.get(n):
@@ -457,6 +459,8 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
+    if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
+        returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
     settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if pt.rake < 0 and out == put_in:

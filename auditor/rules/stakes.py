@@ -88,7 +88,16 @@ def s003(t: Trace) -> Iterator[Finding]:
             yield flag(t, "S003", e.line, e.col,
                           f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
                           expected=False, actual=True)  # fmt: skip
-        elif not printed and s.stack_after == 0 and (t.facts.marks_all_in_posts or not isinstance(e, M.Post)):
+        elif (
+            not printed
+            and s.stack_after == 0
+            and (t.facts.marks_all_in_posts or not isinstance(e, M.Post))
+            and (t.facts.all_in_on_antes or not _is_ante(e))
+        ):
             yield flag(t, "S003", e.line, e.col,
                           f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
                           expected=True, actual=False)  # fmt: skip
+
+
+def _is_ante(e: M.Action | M.Post) -> bool:
+    return isinstance(e, M.Post) and e.kind in ("ante", "big_blind_ante")
