@@ -39,7 +39,7 @@ MAX_HAND_CHARS = 1 << 20
 MAX_LINE_BYTES = 1 << 16
 # Files that other tools keep next to hand histories (fpdb sidecars, golden files, notes, code).
 # Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
-SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".md", ".py", ".ts", ".pyc", ".parquet")
+SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".jsonl", ".md", ".py", ".ts", ".pyc", ".parquet")
 
 __all__ = ["Chunk", "FileInfo", "expand_paths", "open_source", "read_stream", "read_text"]
 

@@ -109,6 +109,47 @@ class LineRule:
     name: str
     regex: re.Pattern[str] | None
     expr: Any
+    prefix: str = ""  # the literal text every match starts with (derived from ``regex``): a cheap first test
+
+
+_META = set(".^$*+?{}[]|()")
+
+
+def literal_prefix(pattern: str, flags: int = 0) -> str:
+    """The literal text every match of ``pattern`` starts with ("" when it can start with anything).
+
+    Read from the pattern itself (the grammar stays the one source of what a line is): characters
+    up to the first regex operator, escapes of punctuation and spaces included; a character made
+    optional by the quantifier after it is not part of the prefix; a top-level alternation or a
+    case-insensitive pattern has no prefix.
+    """
+    if flags & re.IGNORECASE:
+        return ""
+    depth = 0
+    for i, ch in enumerate(pattern):  # a top-level "|" makes every literal start uncertain
+        if ch == "\\":
+            continue
+        if ch == "(" and (i == 0 or pattern[i - 1] != "\\"):
+            depth += 1
+        elif ch == ")" and pattern[i - 1] != "\\":
+            depth -= 1
+        elif ch == "|" and depth == 0 and pattern[i - 1] != "\\":
+            return ""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern) and not pattern[i + 1].isalnum():
+            lit, step = pattern[i + 1], 2
+        elif ch not in _META and ch != "\\":
+            lit, step = ch, 1
+        else:
+            break
+        if pattern[i + step : i + step + 1] in ("?", "*", "{"):
+            break  # optional: not part of every match
+        out.append(lit)
+        i += step
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -152,10 +193,21 @@ def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
         alternatives = member.members if isinstance(member, OneOf) else (member,)
         if all(isinstance(a, Regex) for a in alternatives):
             for a in alternatives:
-                out.append(LineRule(handler, a.name, re.compile(a.re.pattern, a.re.flags & 0xFF), None))
+                flags = a.re.flags & 0xFF
+                out.append(LineRule(handler, a.name, re.compile(a.re.pattern, flags), None,
+                                    literal_prefix(a.re.pattern, flags)))  # fmt: skip
         else:
-            out.append(LineRule(handler, member.name, None, member))
+            out.append(LineRule(handler, member.name, None, member, _first_prefix(member)))
     return tuple(out)
+
+
+def _first_prefix(expr: Any) -> str:
+    """The literal prefix of a sequence's first term (``total = total_head ...``: "Total pot ")."""
+    while not isinstance(expr, Regex):
+        if isinstance(expr, OneOf) or not getattr(expr, "members", None):
+            return ""
+        expr = expr.members[0]
+    return literal_prefix(expr.re.pattern, expr.re.flags & 0xFF)
 
 
 class _Slow(Exception):
@@ -214,6 +266,8 @@ class PegVisitor:
             a.col = 1
             for r in rules:
                 if r.regex is not None:
+                    if r.prefix and not line.startswith(r.prefix):
+                        continue
                     m = r.regex.match(line)
                     if m is None:
                         continue
@@ -221,6 +275,8 @@ class PegVisitor:
                         raise _Slow
                     parts: Parts = [(r.name, m.groupdict())]
                 else:
+                    if r.prefix and not line.startswith(r.prefix):
+                        continue
                     try:
                         node = r.expr.match(line)
                     except ParseError:

@@ -7,8 +7,14 @@ Readers of every format call these; a site's own words are added here, not in a 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from auditor import model as M
+
+_NUMBERED = re.compile(r"(.+) ([1-3])")
+_UTG = re.compile(r"utg\+(\d)")
+_CARD_SEP = re.compile(r"[\s,]+")
+_DIGITS = re.compile(r"(\d+)")
 
 _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("5 card omaha hi/lo", "omaha5_hilo"),
@@ -59,6 +65,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
 )
 
 
+@lru_cache(maxsize=4096)
 def game_of(text: str) -> M.Game:
     t = text.lower()
     for key, game in _GAMES:
@@ -67,6 +74,7 @@ def game_of(text: str) -> M.Game:
     return "other"
 
 
+@lru_cache(maxsize=4096)
 def structure_of(text: str) -> M.Structure:
     t = text.lower().replace("-", " ").replace("_", " ")  # "no-limit", "NO_LIMIT" (OnGame)
     if "cap" in t:
@@ -85,11 +93,12 @@ def structure_of(text: str) -> M.Structure:
 USUAL_STRUCTURE: dict[M.Game, M.Structure] = {"holdem": "NL"}
 
 
+@lru_cache(maxsize=4096)
 def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
-    numbered = re.fullmatch(r"(.+) ([1-3])", n)  # Full Tilt runs it twice as "FLOP 1" .. "SUMMARY 2"
+    numbered = _NUMBERED.fullmatch(n)  # Full Tilt runs it twice as "FLOP 1" .. "SUMMARY 2"
     if numbered:
         n, run = numbered.group(1), int(numbered.group(2))
     for i, word in enumerate(("FIRST ", "SECOND ", "THIRD "), start=1):
@@ -206,7 +215,7 @@ def position_slot(name: str) -> int | None:
     n = name.lower().strip()
     if n in _POSITION_SLOTS:
         return _POSITION_SLOTS[n]
-    m = re.fullmatch(r"utg\+(\d)", n)
+    m = _UTG.fullmatch(n)
     return 4 + int(m.group(1)) if m else None
 
 
@@ -243,6 +252,7 @@ _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
 
+@lru_cache(maxsize=4096)
 def cards_of(text: str | None) -> tuple[str, ...]:
     """The cards of a printed list, separated by spaces or commas (888: ``[ 7h, 8s ]``, PartyPoker).
     ``[Ah Kd-Ac Kc Qs Js Ts]`` (hole cards, a hyphen, the best five) lists the hole cards before the
@@ -252,16 +262,17 @@ def cards_of(text: str | None) -> tuple[str, ...]:
         return ()
     if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
         return tuple(text.strip().split(" - "))
-    tokens = re.split(r"[\s,]+", text.split("-", 1)[0].strip())
+    tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
 
+@lru_cache(maxsize=4096)
 def pot_label(text: str) -> str:
     t = text.lower().strip()
     if t.startswith("main"):
         return "main"
     if t.startswith("side"):
-        m = re.search(r"(\d+)", t)
+        m = _DIGITS.search(t)
         return f"side-{m.group(1)}" if m else "side-1"
     return "pot"
 
