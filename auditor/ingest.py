@@ -7,6 +7,9 @@ at :data:`MAX_HAND_LINES`).
 Encodings understood: UTF-8 with or without one or more byte-order marks, UTF-16 LE/BE with or
 without a BOM (stray NULs are dropped), and cp1252.  Line endings: LF, CRLF or CR.  Bytes that do
 not decode become U+FFFD and a ``P004`` finding at their line; nothing is dropped silently.
+
+Why one module of ~550 lines: decoding (re-decided at every change of encoding), the size
+limits and the split into hands work on the same stream of bytes and lines, in one pass.
 """
 
 from __future__ import annotations

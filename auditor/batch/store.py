@@ -34,7 +34,7 @@ agree.  The manifest may hold a superseded row for a key until :func:`compact_ma
 the end of a run; readers keep the newest row per key (ordered by the coordinator's run start
 time, then the worker's audit time).
 
-Why one module of ~530 lines: the store's layout, schemas, crash-safe writes and repair must
+Why one module of ~580 lines: the store's layout, schemas, crash-safe writes and repair must
 change together; every other batch module reaches the store only through this one.
 """
 

@@ -5,6 +5,11 @@ with the *printed* values (the texts of amounts, names and cards).  The assemble
 to minor units, keeps each player's street total so that ``calls 5`` becomes a wager *to* the new
 total, and records the source line of every event.  It records what the site printed: it never
 checks, corrects or completes a hand (the replay and the rules do that).
+
+Why one module of ~670 lines: every reader shares the hand state kept here (street totals, posts,
+streets), and the inferences some exports need (blinds they never print, streets they never mark,
+seats named by position) read and change that state; they are the next thing to move out, each
+to a helper of its own, when a second reader needs one of them.
 """
 
 from __future__ import annotations

@@ -47,6 +47,9 @@ and the difference between what went in and what was paid as the house's take (s
 1 cent too many in a raked hand cannot be told from 1 cent less rake; in an unraked hand it
 shows as chips that appeared).  Older clients pay the uncalled part back inside ``win``; newer
 ones (``<uncalled_bet_enabled>``) leave it out of ``win``: either way the money balances.
+
+Why one module of ~530 lines: the iPoker reader is one format; its XML streaming, locale and
+action-code tables belong together.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ same grammar's ``entry`` alternatives (ordered choice: the first that matches wi
 parsed whole by parsimonious, so errors are reported as the grammar reports them;
 ``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.
 
-Why one module of ~400 lines: grammar composition, the line matcher and the visitor's
+Why one module of ~570 lines: grammar composition, the line matcher and the visitor's
 handlers form one contract (the group names of ``GROUPS_READ``).
 """
 

@@ -1,7 +1,7 @@
 """A-codes (pots, awards, rake) and D001 (hand descriptions): the site's money claims against the
 pots, returns and awards the replay derives (``auditor/replay/pots.py``).
 
-Why one module of ~500 lines: the A-codes share one comparison of derived and printed payments
+Why one module of ~560 lines: the A-codes share one comparison of derived and printed payments
 (``_compare``); splitting them would split that comparison.
 """
 
