@@ -5,7 +5,9 @@ Two inputs are generated in a temporary folder:
 * **one huge hand**: a real hand header and seats followed by ``--huge-mb`` MB of body lines (the
   reader keeps at most 5,000 lines or 1 MiB of a hand and reports P007 for the rest);
 * **many hands with findings**: the README's disputed hand (a B001) repeated with fresh ids until
-  the file holds ``--many-mb`` MB (30,000 hands at the default 45 MB).
+  the file holds ``--many-mb`` MB (30,000 hands at the default 45 MB);
+* **one large iPoker session**: a real iPoker game repeated with fresh game codes inside one
+  ``<session>`` until it holds ``--ipoker-mb`` MB (the XML reader streams it, one game in memory).
 
 Each command runs in its own process; its peak resident memory (``ru_maxrss`` of the child) is
 printed next to the stated bound.
@@ -51,6 +53,24 @@ def many_hands(path: Path, mb: int) -> int:
     return n
 
 
+IPOKER = ROOT / "fixtures" / "sites" / "ipoker" / "allin_showdown.txt"
+
+
+def ipoker_session(path: Path, mb: int) -> int:
+    text = IPOKER.read_text("utf-8")
+    head, rest = text.split("  <game ", 1)
+    game, tail = rest.split("</game>", 1)
+    game = "  <game " + game + "</game>\n"
+    n = 0
+    with path.open("w", encoding="utf-8") as f:
+        f.write(head)
+        while f.tell() < mb * 2**20:
+            f.write(game.replace('gamecode="5385476176"', f'gamecode="{9_000_000_000 + n}"'))
+            n += 1
+        f.write(tail.lstrip("\n"))
+    return n
+
+
 def peak(argv: list[str]) -> tuple[float, float]:
     """(peak RSS in MiB, seconds) of one command run in a child of a fresh process."""
     probe = (
@@ -67,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
     ap.add_argument("--many-mb", type=int, default=45)
+    ap.add_argument("--ipoker-mb", type=int, default=100)
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
     hh = [sys.executable, "-m", "auditor.cli"]
@@ -76,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         huge, many = d / "huge.txt", d / "many.txt"
         huge_hand(huge, args.huge_mb)
         n = many_hands(many, args.many_mb)
-        inputs = ((f"one hand of {args.huge_mb} MB", huge), (f"{n:,} hands with findings, {args.many_mb} MB", many))
+        xml = d / "session.xml"
+        games = ipoker_session(xml, args.ipoker_mb)
+        inputs = ((f"one hand of {args.huge_mb} MB", huge), (f"{n:,} hands with findings, {args.many_mb} MB", many),
+                  (f"iPoker session, {games:,} games, {args.ipoker_mb} MB", xml))  # fmt: skip
         for label, src in inputs:
             for cmd, extra in (("audit", []), ("audit --html", ["--html", str(d / "report")])):
                 mib, secs = peak([*hh, "audit", str(src), "--format", "json", "--fail-on", "none", "-o",
