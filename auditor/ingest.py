@@ -376,6 +376,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                     yield out
                 return
         s = detect(line)
+        if s is not None and site is not None and s != site and buf and REGISTRY[site].is_body_line(line):
+            # another format's header that reads as a line of the hand being split: a player named
+            # like a header ("Poker Hand #1: collected $5 from pot" inside a PokerStars hand)
+            s = None
         if s is not None and s == site and REGISTRY.joins(s, buf[0], line) and not any(buf[1:]):
             # the format's lead-in line (888 "#Game No : N") and its header start one hand
             buf.append(line)

@@ -37,3 +37,13 @@ def test_parse_layer_reproduction(tmp_path, case: str, text: str) -> None:  # ty
     doc = json.loads(_out)
     want = case.split(":")[1]
     assert (want in {f["code"] for f in doc["findings"]}) if want else doc["summary"]["hands_parsed"] == 1
+
+
+def test_a_player_named_like_another_formats_header_does_not_split_the_hand(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A player named ``Poker Hand #1:`` (GGPoker's header) in a PokerStars hand: "Poker Hand #1:
+    collected $0.62 from pot" reads as a line of the hand, not as a new GG hand."""
+    p = tmp_path / "h.txt"
+    p.write_text(BASIC.replace("alice", "Poker Hand #1:"))
+    _code, out, _err = cli("audit", str(p), "--format", "json")
+    s = json.loads(out)["summary"]
+    assert (s["hands_seen"], s["hands_parsed"], s["findings"]) == (1, 1, 0), out

@@ -210,6 +210,24 @@ def _first_prefix(expr: Any) -> str:
     return literal_prefix(expr.re.pattern, expr.re.flags & 0xFF)
 
 
+def matches_line(grammar: PegGrammar, line: str) -> bool:
+    """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
+    for r in grammar.lines:
+        if r.handler == "unknown" or (r.prefix and not line.startswith(r.prefix)):
+            continue
+        if r.regex is not None:
+            m = r.regex.match(line)
+            if m is not None and m.end() == len(line):
+                return True
+            continue
+        try:
+            if r.expr.match(line).end == len(line):
+                return True
+        except ParseError:
+            continue
+    return False
+
+
 class _Slow(Exception):
     """The fast line path met something only the full parse can report exactly."""
 

@@ -169,6 +169,18 @@ class Format:
             rule = body.split()[0].rstrip("?*+")
         raise ValueError(f"format {self.name}: rule {start!r} does not lead to a regex")
 
+    def is_body_line(self, line: str) -> bool:
+        """Whether a line of a hand of this format is one of its body lines (not ``unknown``).
+
+        A line that starts like a hand header but reads as a body line of the hand being split (a
+        player named ``Poker Hand #1:`` collecting a pot) does not start a new hand.
+        """
+        if self.is_document or not self.supported:
+            return False
+        from auditor.formats.peg import matches_line
+
+        return matches_line(self.peg, line)
+
     def facts_for(self, brand: str | None) -> ExportFacts:
         if brand:
             for name, facts in self.brands.items():
