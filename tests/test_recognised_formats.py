@@ -54,3 +54,11 @@ def test_every_file_gets_a_named_p003(folder: str, tmp_path: Path) -> None:
         assert p.resolve() in named, f"{p}: no P003 naming {fmt.title}"
     others = [f for f in findings if f["code"] != "P003"]
     assert not others, others[:3]
+
+
+def test_formats_shows_the_card_patterns(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["formats", "888poker"]) == 0
+    assert "lead_in: header__gameno" in capsys.readouterr().out
+    assert main(["formats", "pkr"]) == 0
+    out = capsys.readouterr().out
+    assert "(recognised)" in out and "hands start with: " in out and "Starting Hand" in out
