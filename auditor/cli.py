@@ -396,6 +396,11 @@ def cmd_formats(args: argparse.Namespace) -> int:
         if fmt.supported:
             reader = fmt.reader_module or " + ".join(p.name for p in fmt.grammars)
             print(f"reader: {reader}\nhands start with: {fmt.header_pattern()}")
+            # the card's patterns of lines around the hands, when it sets them
+            for key in ("lead_in", "preamble", "summary", "separator"):
+                value = getattr(fmt, key, None)
+                if value:
+                    print(f"{key}: {value}")
             print("export facts:")
             for k, v in fmt.facts.described().items():
                 print(f"  {k} = {v}")
@@ -403,6 +408,8 @@ def cmd_formats(args: argparse.Namespace) -> int:
                 changed = {k: v for k, v in facts.described().items() if v != fmt.facts.described()[k]}
                 print(f"  brand {brand}: " + ", ".join(f"{k} = {v}" for k, v in changed.items()))
             print(f"house rules: {fmt.profile.name if fmt.profile else 'tda'}")
+        else:
+            print(f"hands start with: {fmt.recognise}")
         if fmt.notes:
             print(fmt.notes)
         return 0

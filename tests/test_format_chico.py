@@ -78,3 +78,15 @@ def test_post_dead_puts_the_small_blind_in_dead() -> None:
     # "post dead 0.00" at $0.25/$0.50: the dead small blind makes the total pot come right
     text = (SITE / ALLIN).read_text("utf-8")
     assert audit_text(text) == []
+
+
+def test_leaving_the_table_ends_the_players_hand() -> None:
+    # Chico prints no fold for a player who leaves while in the hand: the leave is the fold
+    text = (SITE / "cash_betonline_leaves_after_raise_2011.txt").read_text("utf-8")
+    assert audit_text(text) == []
+    # without the leave line, the player's missing action is a turn-order finding again
+    lines = [ln for ln in text.splitlines() if "has left the table" not in ln]
+    assert "B004" in [f.code for f in audit_text("\n".join(lines) + "\n")]
+    # a player who leaves but acts later is not folded by the leave
+    text2 = text.replace("Player9: folds\n", "Player9: folds\nPlayer0: folds\n", 1)
+    assert audit_text(text2) == []

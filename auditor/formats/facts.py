@@ -76,6 +76,9 @@ class ExportFacts:
     # walk's whole big blind printed as returned, or the uncalled part left in the pot), so the
     # uncalled part is judged by where the money went (the awards, A010), not by the return line
     converted: bool = False
+    # a player who leaves the table while still in the hand prints no fold line: the leave ends
+    # their hand (Chico: "X has left the table", the summary omits them); not when all-in
+    leaving_folds: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

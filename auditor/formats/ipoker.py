@@ -194,12 +194,17 @@ class Reader:
         last = 0
         games = 0
         first: int | None = None
+        other = None  # a format hhaudit recognises but does not read (another site's XML)
         for item in lines:
             if isinstance(item, Finding):
                 yield item
                 continue
             lineno, text = item
             last = lineno
+            if other is None and not games and game_start is None and lineno <= 200 and text.strip():
+                from auditor.formats import REGISTRY
+
+                other = REGISTRY.recognise(text)
             if first is None and text.strip():
                 first = lineno
             if game_start is not None:
@@ -261,7 +266,11 @@ class Reader:
             # the file ends inside a game: the reader reports the game as cut short
             yield Chunk(path, site, game_start, tuple(buf), context=(general_xml, game_code))
             games += 1
-        if games == 0 and first is not None:
+        if games == 0 and first is not None and other is not None:
+            # another site's XML document, a format hhaudit knows of but does not read yet
+            yield F.make("P003", path, first, 1, f"this file holds {other.title} hands, a format hhaudit does not "
+                         "read yet", lines=last - first + 1, format=other.name)  # fmt: skip
+        elif games == 0 and first is not None:
             # an XML document without a single game (another tool's XML, or an empty session)
             yield F.make("P003", path, first, 1, "no hand history of a format hhaudit reads was found in this file "
                          "(`hhaudit formats` lists them)", lines=last - first + 1, format=None)  # fmt: skip

@@ -292,6 +292,6 @@ def table_event_kind(what: str) -> M.TableEventKind:
         return "returned"
     if "joins" in what or "sits down" in what or "sit down" in what:
         return "joins"
-    if "leaves" in what or "stands up" in what or "removed" in what or "leave user" in what:
+    if "leaves" in what or "left the table" in what or "stands up" in what or "removed" in what or "leave user" in what:
         return "leaves"
     return "other"

@@ -165,6 +165,11 @@ class Replay:
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
         self.sb_player: Player | None = None
+        # players who post a dead blind too: a returning player's make-up, whose big blind may be
+        # printed before the table's own (OnGame): it does not set the turn order
+        self.makeup = {e.player for e in hand.events if isinstance(e, M.Post)
+                       and e.kind in ("dead_small_blind", "missed_blind")}  # fmt: skip
+        self.leaving_folds = facts.leaving_folds
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
 
     # ------------------------------------------------------------------ setup
@@ -347,7 +352,9 @@ class Replay:
             self.put(pl, add, live=True)
             if e.kind == "small_blind" and self.sb_player is None:
                 self.sb_player = pl
-            if e.kind == "big_blind" and self.bb_player is None:
+            if e.kind == "big_blind" and (
+                self.bb_player is None or (self.bb_player.name in self.makeup and pl.name not in self.makeup)
+            ):
                 self.bb_player = pl
         elif e.kind == "small_big_blind":
             live = min(e.amount, self.bb)
@@ -499,7 +506,19 @@ class Replay:
                 self.on_return(e)
             elif isinstance(e, M.CashDrop):
                 self.house += e.amount
+            elif isinstance(e, M.TableEvent) and e.kind == "leaves" and self.leaving_folds:
+                self.on_leave(i, e)
         return self.trace
+
+    def on_leave(self, i: int, e: M.TableEvent) -> None:
+        """A player who leaves the table while still in the hand is out of it (the site prints no
+        fold line: Chico), unless they are all-in or act again later in the record."""
+        pl = self.players.get(e.player or "")
+        if pl is None or pl.folded or pl.all_in:
+            return
+        if any(isinstance(x, M.Action) and x.player == pl.name for x in self.h.events[i + 1 :]):
+            return
+        pl.folded = True
 
 
 def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:
