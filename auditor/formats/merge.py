@@ -217,12 +217,23 @@ class Reader:
             a.unrecognised("<game> without <players>: the export has no seats for this hand")
             return None
         names: dict[str, str] = {}
+        # a tournament prints each balance after the forced bets of the BLINDS round were taken,
+        # except in the 2015 exports (``version="2.1"`` on the game), which print it before them
+        forced: dict[str, int] = {}
+        if tournament and not (game.get("version") or "").startswith("2"):
+            for rnd in game.iter("round"):
+                if rnd.get("id") == "BLINDS":
+                    for ev in rnd.iter("event"):
+                        if ev.get("type") in ("ANTE", "SMALL_BLIND", "BIG_BLIND", "ALL_IN", "INITIAL_BLIND"):
+                            s = ev.get("player") or ""
+                            forced[s] = forced.get(s, 0) + a.amt(_num(ev.get("amount")))
         for p in players_el.iter("player"):
             a.line = line_of(p)
             seat, name = p.get("seat") or "", p.get("nickname") or ""
             names[seat] = name
             out = "sitting out" if p.get("dealtin") == "false" else ""
-            a.seat(seat, name, _num(p.get("balance")) or "0", status=out)
+            stack = a.amt(_num(p.get("balance"))) + forced.get(seat, 0)
+            a.seat(seat, name, a.money_text(stack), status=out)
         if players_el.get("dealer") is not None:
             a.line = line_of(players_el)
             a.table({"button": players_el.get("dealer")})
