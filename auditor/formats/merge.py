@@ -198,7 +198,9 @@ class Reader:
                     first[t] = ev.get("amount") or ""
             sb, bb = _num(first.get("SMALL_BLIND")), _num(first.get("BIG_BLIND"))
         start = game.get("starttime") or ""
-        date = f"{start[:4]}/{start[4:6]}/{start[6:8]} {start[8:10]}:{start[10:12]}:{start[12:14]}" if len(start) >= 14 else None
+        date = None
+        if len(start) >= 14:
+            date = f"{start[:4]}/{start[4:6]}/{start[6:8]} {start[8:10]}:{start[10:12]}:{start[12:14]}"
         a.header({
             "hand_id": game.get("id"),
             "game": game_word,
@@ -278,10 +280,6 @@ class Reader:
             return a.build()
         if not winners:
             return a.build()  # no results: the hand is cut short (P005)
-        if a.street != "showdown":
-            a.street_marker("SHOW DOWN")
-        for name in [n for n in shown if not any(isinstance(ev, M.Show) and ev.player == n for ev in a.events)]:
-            pass  # shown cards are recorded with their SHOW event or below
         a.street_marker("SUMMARY")
         for w in winners:
             a.line = line_of(w)
