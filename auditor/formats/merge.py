@@ -165,9 +165,8 @@ class Reader:
     def _read(self, a: HandAssembler, chunk: Chunk) -> M.Hand | None:
         desc, game, where, error = self._elements(chunk)
         if game is None:
-            a.line = chunk.first_line
-            a.unrecognised(chunk.lines[0] if chunk.lines else "")
-            return None
+            why = error or "the hand has no <game> element"
+            raise ReadFailure("P001", chunk.first_line, 1, f"this Merge hand cannot be read: {why}")
 
         def line_of(e: ET.Element) -> int:
             return where.get(id(e), chunk.first_line)
@@ -216,8 +215,7 @@ class Reader:
             "max_seats": game.get("seats"),
         })  # fmt: skip
         if players_el is None or len(players_el) == 0:
-            a.unrecognised("<game> without <players>: the export has no seats for this hand")
-            return None
+            raise ReadFailure("P001", a.line, 1, "<game> without <players>: the export has no seats for this hand")
         names: dict[str, str] = {}
         # a tournament prints each balance after the forced bets of the BLINDS round were taken,
         # except in the 2015 exports (``version="2.1"`` on the game), which print it before them
