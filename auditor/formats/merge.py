@@ -13,8 +13,16 @@ player pottype>``) and ``GAME_CANCELLED``.  Events name the player by seat numbe
 Amounts: ``CALL``, ``BET``, ``ALL_IN`` and the posts print the chips put in; ``RAISE`` and
 ``COMPLETE`` print the player's new total on the street, except in the exports of 2010 and
 before, which print the chips put in (a raise from the small blind of $1 to $6 is ``RAISE
-amount="5.00"``; the winner's amount then shows it).  The board is printed whole at the end of
-each round (``<cards type="COMMUNITY">``), so each street's new cards are told from the last.
+amount="5.00"``; the winner's amount then shows it).  The corpus has such hands from 2008 and
+September 2010 and raise-to hands from January 2011 on; the change is taken at the turn of the year.
+
+Tournament balances: the exports of 2011-2012 print each balance after the forced bets of the
+``BLINDS`` round were taken (a player all-in for the ante shows ``balance="$0.00"``); the 2015
+exports (``version="2.1"`` on the game) print it before them.  The reader adds the forced bets back
+to the older balances, so a seat's stack is always the stack at the start of the hand.
+
+The board is printed whole at the end of each round (``<cards type="COMMUNITY">``), so each
+street's new cards are told from the last.
 
 What Merge never prints: a total pot, the rake, all-in marks on calls or bets that are not
 ``ALL_IN`` events.  An uncalled bet is printed as a ``<winner uncalled="true">`` entry by newer
