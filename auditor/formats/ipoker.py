@@ -505,17 +505,10 @@ class Reader:
             current = max(a.street_bet.values(), default=0)
             a.action(player, "raises", to=str(_units(a, max(prev, current) + a.amt(amount))))
         elif t == "7":
-            inc = a.amt(amount)
-            prev = a.street_bet.get(player, 0)
-            current = max(a.street_bet.values(), default=0)
-            if inc == 0:
+            if a.amt(amount) == 0:
                 a.table_event(player, "other", "all-in for nothing")
-            elif prev + inc <= current:
-                a.action(player, "calls", amount, all_in=True)
-            elif current == 0:
-                a.action(player, "bets", amount, all_in=True)
-            else:
-                a.action(player, "raises", to=_units(a, prev + inc), all_in=True)
+            else:  # the assembler tells a call, bet or raise by its size
+                a.action(player, "all-in", by=amount)
         elif t == "9":
             # sitting out: the player is dealt no cards and takes no part (the seat is marked
             # sitting out; an ante posted before stays in the pot)

@@ -353,17 +353,10 @@ class Reader:
                 a.action(player, verb, to=amount)
         elif t == "ALL_IN":
             # the chips put in, whole stack: a call, bet or raise by its size
-            inc = a.amt(amount)
-            prev = a.street_bet.get(player, 0)
-            current = max(a.street_bet.values(), default=0)
-            if inc == 0:
+            if a.amt(amount) == 0:
                 a.table_event(player, "other", "all-in for nothing")
-            elif prev + inc <= current:
-                a.action(player, "calls", amount, all_in=True)
-            elif current == 0:
-                a.action(player, "bets", amount, all_in=True)
-            else:
-                a.action(player, "raises", to=a.money_text(prev + inc), all_in=True)
+            else:  # the assembler tells a call, bet or raise by its size
+                a.action(player, "all-in", by=amount)
         elif t == "SMALL_BLIND":
             a.post(player, "small blind", amount)
         elif t in ("BIG_BLIND", "INITIAL_BLIND"):
