@@ -47,3 +47,27 @@ def test_a_player_named_like_another_formats_header_does_not_split_the_hand(tmp_
     _code, out, _err = cli("audit", str(p), "--format", "json")
     s = json.loads(out)["summary"]
     assert (s["hands_seen"], s["hands_parsed"], s["findings"]) == (1, 1, 0), out
+
+
+def test_a_gg_header_with_a_long_run_of_spaces_is_read_without_hanging(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11: a GGPoker tournament header with 60,000 spaces once took minutes (the pattern was
+    cubic in the run of spaces).  A guard of 30 s catches a hang; the reader takes milliseconds."""
+    import signal
+
+    line = (
+        "Poker Hand #TM1: Tournament #1, " + " " * 60_000 + "x Hold'em No Limit - Level1(10/20) - 2020/06/02 19:17:33"
+    )
+    p = tmp_path / "gg.txt"
+    p.write_text(line + "\nTable '1' 6-max Seat #1 is the button\nSeat 1: a (100 in chips)\n")
+
+    def hung(*_a: object) -> None:
+        raise TimeoutError("the header was not read within 30 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
+    try:
+        code, out, _err = cli("audit", str(p), "--format", "json", "--fail-on", "none")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert code == 0 and json.loads(out)["summary"]["hands_seen"] == 1
