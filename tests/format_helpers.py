@@ -76,3 +76,25 @@ def line_of(text: str, needle: str) -> int:
         if needle in line:
             return i
     raise AssertionError(f"{needle!r} not in the hand")
+
+
+def site_fixture(site: str, name: str) -> list[str]:
+    """The lines of ``fixtures/sites/<site>/<name>.txt``."""
+    from tests.conftest import FIXTURES
+
+    return (FIXTURES / "sites" / site / f"{name}.txt").read_text("utf-8").splitlines()
+
+
+def edit(lines: list[str], old: str, new: str) -> tuple[list[str], int]:
+    """Replace the one line equal to ``old``; returns the lines and the 1-based line number."""
+    i = lines.index(old)
+    out = list(lines)
+    out[i] = new
+    return out, i + 1
+
+
+def first(lines: list[str], code: str) -> int | None:
+    """The line of the first finding with ``code`` when the hand of ``lines`` is audited."""
+    from tests.test_mutations import audit_text as audit_lines
+
+    return next((f.line for f in audit_lines(lines) if f.code == code), None)

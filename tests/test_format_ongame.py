@@ -15,6 +15,7 @@ import pytest
 from auditor.cli import main
 from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import FIXTURES, corpus_dir
+from tests.format_helpers import edit, first, site_fixture
 from tests.test_format_partypoker import decoded
 from tests.test_mutations import audit_text
 
@@ -52,21 +53,7 @@ def test_every_hand_is_seen_and_parsed() -> None:
 
 
 def fixture(name: str) -> list[str]:
-    return (FIXTURES / "sites" / SITE / f"{name}.txt").read_text("utf-8").splitlines()
-
-
-def edit(lines: list[str], old: str, new: str) -> tuple[list[str], int]:
-    i = lines.index(old)
-    out = list(lines)
-    out[i] = new
-    return out, i + 1
-
-
-def first(lines: list[str], code: str) -> int | None:
-    for f in audit_text(lines):
-        if f.code == code:
-            return f.line
-    return None
+    return site_fixture(SITE, name)
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (FIXTURES / "sites" / SITE).glob("*.txt")))

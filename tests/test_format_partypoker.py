@@ -20,6 +20,7 @@ from auditor.formats import REGISTRY, parse_text
 from auditor.formats.facts import ExportFacts
 from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import FIXTURES, corpus_dir
+from tests.format_helpers import edit, first, site_fixture
 from tests.test_mutations import audit_text
 
 FOLDER = "partypoker"
@@ -82,22 +83,7 @@ def test_every_hand_is_seen_and_parsed(corpus: tuple[Summary, list[tuple[object,
 
 
 def fixture(name: str) -> list[str]:
-    return (FIXTURES / "sites" / SITE / f"{name}.txt").read_text("utf-8").splitlines()
-
-
-def edit(lines: list[str], old: str, new: str) -> tuple[list[str], int]:
-    """Replace the one line equal to ``old``; returns the lines and the 1-based line number."""
-    i = lines.index(old)
-    out = list(lines)
-    out[i] = new
-    return out, i + 1
-
-
-def first(lines: list[str], code: str) -> int | None:
-    for f in audit_text(lines):
-        if f.code == code:
-            return f.line
-    return None
+    return site_fixture(SITE, name)
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (FIXTURES / "sites" / SITE).glob("*.txt")))
