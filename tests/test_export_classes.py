@@ -118,3 +118,38 @@ def test_converted_export_is_said_once_and_tracker_lines_are_read(tmp_path: Path
     assert kinds == ["joins", "leaves", "sitting_out", "returned", "other"]
     mucks = [e.cards for e in hands[1].events if isinstance(e, M.Muck)]
     assert mucks == [("As", "Ac", "7d", "7h")]
+
+
+PARTY = FIXTURES / "sites" / "partypoker"
+IPOKER = FIXTURES / "sites" / "ipoker"
+
+
+def test_party_joiner_without_seat_line_is_placed_where_they_post() -> None:
+    """Party prints no seat line for a player who joins as the hand starts and posts (or one with
+    "$0"): the replay places them after the player before their post and never judges their
+    stack; the hand audits clean, and a real fault around them is still caught."""
+    for name in ("cash_joiner_without_seat_line.txt", "cash_joiner_zero_stack_seat.txt"):
+        _s, hands, codes = audited(PARTY / name)
+        assert len(hands) == 1 and not codes, (name, codes)
+    from auditor.audit import audit_hand
+
+    h = hands_of(PARTY / "cash_joiner_without_seat_line.txt")[0]
+    trace = audit_hand(h).trace
+    names = [pl.name for pl in trace.order]
+    assert names[names.index("Player3") + 1] == "Player8"  # joined after the small blind (seat 9)
+    assert not trace.players["Player8"].stack_known
+    # the joiner acting before the small blind has completed is still out of turn
+    text = (PARTY / "cash_joiner_without_seat_line.txt").read_text("utf-8")
+    swapped = text.replace("Player3 calls [$0.02 USD]\nPlayer8 checks", "Player8 checks\nPlayer3 calls [$0.02 USD]")
+    assert swapped != text
+    bad = [h for h in parse_text(swapped) if isinstance(h, M.Hand)][0]
+    assert "B004" in {f.code for f in audit_hand(bad).findings}
+
+
+def test_ipoker_ante_then_sit_out_and_unmarked_button() -> None:
+    """iPoker: a player who posts an ante and then sits out (type 9) is out of the hand; when no
+    seat is marked as the dealer, a post-flop round starts with the small blind."""
+    for name in ("cash_ante_then_sits_out.txt", "mtt_no_dealer_marked.txt"):
+        _s, hands, codes = audited(IPOKER / name)
+        assert len(hands) == 1 and not codes, (name, codes)
+    assert hands[0].button is None

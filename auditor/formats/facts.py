@@ -79,6 +79,14 @@ class ExportFacts:
     # a player who leaves the table while still in the hand prints no fold line: the leave ends
     # their hand (Chico: "X has left the table", the summary omits them); not when all-in
     leaving_folds: bool = False
+    # a player who sits out during the hand takes no further part in it (iPoker's action type 9
+    # after an ante: the ante stays in the pot, no fold line follows); not when all-in, nor when
+    # the record shows them acting later
+    sitting_out_folds: bool = False
+    # a player who joins as the hand starts and posts has no seat line, or one with a zero stack
+    # (PartyPoker): the replay places them in the turn order where they first act and never
+    # judges their (unknown) stack
+    unlisted_joiners: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
