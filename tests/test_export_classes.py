@@ -128,7 +128,13 @@ def test_party_joiner_without_seat_line_is_placed_where_they_post() -> None:
     """Party prints no seat line for a player who joins as the hand starts and posts (or one with
     "$0"): the replay places them after the player before their post and never judges their
     stack; the hand audits clean, and a real fault around them is still caught."""
-    for name in ("cash_joiner_without_seat_line.txt", "cash_joiner_zero_stack_seat.txt"):
+    for name in (
+        "cash_joiner_without_seat_line.txt",
+        "cash_joiner_zero_stack_seat.txt",
+        # the header prints the buy-in, not the blinds, and the big blind is all-in for $0.01:
+        # the nominal blind is what the first caller puts in ($0.02), not the short post
+        "cash_buyin_header_short_allin_big_blind.txt",
+    ):
         _s, hands, codes = audited(PARTY / name)
         assert len(hands) == 1 and not codes, (name, codes)
     from auditor.audit import audit_hand
@@ -142,7 +148,7 @@ def test_party_joiner_without_seat_line_is_placed_where_they_post() -> None:
     text = (PARTY / "cash_joiner_without_seat_line.txt").read_text("utf-8")
     swapped = text.replace("Player3 calls [$0.02 USD]\nPlayer8 checks", "Player8 checks\nPlayer3 calls [$0.02 USD]")
     assert swapped != text
-    bad = [h for h in parse_text(swapped) if isinstance(h, M.Hand)][0]
+    bad = next(h for h in parse_text(swapped) if isinstance(h, M.Hand))
     assert "B004" in {f.code for f in audit_hand(bad).findings}
 
 

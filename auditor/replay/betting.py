@@ -225,6 +225,15 @@ class Replay:
                 if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
                         and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
                     continue  # a short all-in big blind of a site that never marks all-ins (888)
+                if (not facts.marks_all_in_posts and not h.big_blind and pl is not None
+                        and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
+                    # a big blind that takes the poster's last chips, unmarked, at a table whose
+                    # header does not print the blinds (Party's buy-in headers): the blind is what
+                    # the first caller who had posted nothing puts in
+                    posters = {x.player for x in h.events if isinstance(x, M.Post)}
+                    call = next((x.increment for x in h.events if isinstance(x, M.Action) and x.street == e.street
+                                 and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
+                    return max(call, e.amount)
                 return e.amount
             if isinstance(e, M.Post):
                 posted[e.player] = posted.get(e.player, 0) + e.amount
