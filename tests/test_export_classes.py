@@ -159,3 +159,18 @@ def test_ipoker_ante_then_sit_out_and_unmarked_button() -> None:
         _s, hands, codes = audited(IPOKER / name)
         assert len(hands) == 1 and not codes, (name, codes)
     assert hands[0].button is None
+
+
+def test_run_it_once_2019_reraise_is_net_of_the_raisers_earlier_bet() -> None:
+    """Run It Once, early 2019: "John R: raises 0.54 to 1.12" after his own 0.19 bet means a street
+    total of 1.31 (Barre then calls 0.73, and the total pot agrees); the same text dated after the
+    generation is read as the street total."""
+    path = PS / "runitonce_2019_reraise_net_of_own_bet.txt"
+    _s, hands, codes = audited(path)
+    assert not codes
+    raise_ = [e for e in hands[0].events if isinstance(e, M.Action) and e.player == "John R" and e.kind == "raise"][-1]
+    assert (raise_.to, raise_.printed) == (131, 54)
+    text = path.read_text("utf-8").replace("2019/02/08", "2020/02/08")
+    later = next(h for h in parse_text(text) if isinstance(h, M.Hand))
+    raise_ = [e for e in later.events if isinstance(e, M.Action) and e.player == "John R" and e.kind == "raise"][-1]
+    assert raise_.to == 112
