@@ -35,7 +35,7 @@ from auditor.report import (
 from auditor.report.replayer import ReplayView, replay_view
 from auditor.rules.common import money
 
-PAGE_SIZE = 200
+PAGE_SIZE = 100
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,10 @@ class IndexView(ListView):
     hidden: int = 0
     base: str = ""  # the common folder of the inputs: paths are shown relative to it
     shown_findings: int = 0
+    flagged_files: list[FileRow] = field(default_factory=list)  # files with findings or not read
+    clean_files: list[FileRow] = field(default_factory=list)
+    log_note: str = ""
+    log_rows: int = 25  # flagged files listed open; the rest are folded
 
 
 @dataclass(frozen=True)
@@ -396,6 +400,11 @@ def write_report(
     index.page = Page("Audit report", sub, "")
     index.generated, index.version, index.profile = generated, __version__, profile_name or "each hand's site profile"
     index.files = index_files
+    flagged = [f for f in index_files if f.findings or f.status != "read"]
+    index.flagged_files = sorted(flagged, key=lambda f: (-_SEV_ORDER.get(f.worst, 0), -f.findings, f.path))
+    index.clean_files = [f for f in index_files if not (f.findings or f.status != "read")]
+    index.log_note = (f"{len(index_files):,} files read: {len(flagged):,} with findings or not read (worst first), "
+                      f"{len(index.clean_files):,} without a finding.")  # fmt: skip
     index.base = base or "(as given)"
     index.filters = list(filters or [])
     index.hidden = getattr(summary, "ignored", 0) + summary.baselined
