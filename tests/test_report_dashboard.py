@@ -70,14 +70,18 @@ def test_store_night_bar_is_scaled_by_findings_per_1000_hands(tmp_path: Path) ->
     assert (n1.bar_pct, n2.bar_pct) == (14, 100)  # by rate (by absolute findings it was 50 and 100)
 
 
-def test_gg_printed_hand_names_and_split_labels() -> None:
+def test_gg_printed_hand_names_and_split_labels(tmp_path: Path) -> None:
     from auditor import model as M
     from auditor.explain import _why, explain_hand
     from auditor.pipeline import Summary, iter_parsed
     from auditor.replay.pots import Award
 
     got: list[object] = []
-    list(iter_parsed([str(FIXTURES / "sites" / "ggpoker" / "allin_insurance.txt")], Summary(),
+    # the show lines without their names: the summary's ("... and won ($16.39) with a flush, King high") are shown
+    text = (FIXTURES / "sites" / "ggpoker" / "allin_insurance.txt").read_text("utf-8")
+    src = tmp_path / "gg.txt"
+    src.write_text(text.replace("] (King high)", "]").replace("] (three of a kind, Jacks)", "]"), "utf-8")
+    list(iter_parsed([str(src)], Summary(),
                      on_hand=lambda r: got.append(r.audited)))  # fmt: skip
     shows = {s.player: s.printed for a in got if a is not None for s in explain_hand(a).shows}  # type: ignore[arg-type]
     assert shows["Hero"] == "a flush, King high"
