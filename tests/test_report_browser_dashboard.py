@@ -38,7 +38,9 @@ def sites_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def explain_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("explain") / "explain.html"
-    r = hhaudit("explain", str(FIXTURES / "samples" / "disputed_reraise.txt"), "--hand", "250000000101", "--html", str(out))
+    r = hhaudit(
+        "explain", str(FIXTURES / "samples" / "disputed_reraise.txt"), "--hand", "250000000101", "--html", str(out)
+    )
     assert r.returncode == 1 and out.is_file(), r.stderr
     return out
 
@@ -60,7 +62,9 @@ def test_explain_page_css_renders_and_fits_a_phone(explain_html: Path, browser) 
         page.goto(explain_html.as_uri())
         font = page.evaluate("() => getComputedStyle(document.body).fontFamily")
         assert "Times" not in font and "system-ui" in font
-        assert page.evaluate("() => getComputedStyle(document.querySelector('th')).backgroundColor") != "rgba(0, 0, 0, 0)"
+        assert (
+            page.evaluate("() => getComputedStyle(document.querySelector('th')).backgroundColor") != "rgba(0, 0, 0, 0)"
+        )
         assert _sideways(page) <= 0, vp
         shot(page, f"explain-{vp['width']}")
         page.close()
@@ -158,7 +162,9 @@ def test_replayer_steps_to_the_offending_action(sites_report: Path, browser) -> 
     assert rp.locator("[data-line]").inner_text() == "19"
     assert "Amir" in rp.locator("[data-actor]").inner_text()
     assert "B001" in rp.locator("[data-notes]").inner_text()
-    assert rp.locator("tr.current").get_attribute("data-step") == rp.locator("tr.offending").first.get_attribute("data-step")
+    assert rp.locator("tr.current").get_attribute("data-step") == rp.locator("tr.offending").first.get_attribute(
+        "data-step"
+    )
     # Bahar went all in for $1.50 on the flop: her seat shows those chips in front of her, none behind
     seat = rp.locator("li.seat", has_text="Bahar").inner_text()
     assert "$1.50" in seat and "$0.00" in seat

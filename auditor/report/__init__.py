@@ -166,8 +166,7 @@ def publish(staged: Path, out: Path) -> None:
     """Replace the folder ``out`` by ``staged`` (a sibling): a rename, so the previous run's pages
     never mix with this run's.  The previous folder is renamed aside, then removed (links in it are
     unlinked, never followed)."""
-    staging_dir_check = out.is_symlink() or (out.exists() and not out.is_dir())
-    if staging_dir_check:
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise NotADirectoryError(errno.ENOTDIR, "not a folder of the report (a link or a file is in the way)", str(out))
     if not out.exists():
         os.rename(staged, out)

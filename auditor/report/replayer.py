@@ -178,14 +178,14 @@ def replay_view(a: Audited, findings: list[Finding], rid: str = "replay") -> Rep
             cur_name, cur_board, cur_steps = e.street, cards(board), []
             add(e.line, e.street, "", f"{e.street} dealt: {' '.join(e.cards)}", "deal")
             continue
-        s = by_index.get(i)
-        if s is not None:
-            ev = s.event
+        step = by_index.get(i)
+        if step is not None:
+            ev = step.event
             j = idx.get(ev.player)
-            pot += s.add
+            pot += step.add
             if j is not None:
-                stacks[j] = s.stack_after
-                bets[j] += s.add
+                stacks[j] = step.stack_after
+                bets[j] += step.add
                 if isinstance(ev, M.Action) and ev.kind == "fold":
                     folded[j] = True
             add(ev.line, cur_name, ev.player, _describe(h, ev), "action")

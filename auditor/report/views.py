@@ -338,8 +338,10 @@ def _search_index(findings: list[tuple[Finding, int | None]], players: dict[int,
     rows = []
     for f, n in findings:
         href = f"hands/{n}.html" + (f"#L{f.line}" if f.line is not None else "") if n is not None else ""
-        rows.append([f.hand_id or "", " ".join(players.get(n, ())) if n is not None else "", relative(f.path, base),
-                     f.code, str(f.severity), "" if f.line is None else str(f.line), f.message[:200], href])  # fmt: skip
+        who = " ".join(players.get(n, ())) if n is not None else ""
+        line = "" if f.line is None else str(f.line)
+        msg = f.message[:200]
+        rows.append([f.hand_id or "", who, relative(f.path, base), f.code, str(f.severity), line, msg, href])
     data = json.dumps({"fields": ["hand", "players", "file", "code", "severity", "line", "message", "href"],
                        "rows": rows}, ensure_ascii=True)  # fmt: skip
     return f"window.hhauditSearch = {data};\n"
