@@ -235,7 +235,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         from auditor.report.views import Collector
 
         try:
-            collector = Collector(args.html)
+            collector = Collector(args.html, inputs.files)
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
     worst = 0
@@ -245,7 +245,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
-                if collector is not None and hand is None and f.line is not None and f.code in ("P003", "P004"):
+                if collector is not None and hand is None:  # every finding outside a hand page
                     collector.on_loose(f)
     except SourceError as e:
         return _err(str(e))
@@ -258,10 +258,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if summary.files and not summary.hands_seen and not args.quiet:
         print(f"hhaudit: warning: no hand found in {summary.files} file(s)", file=sys.stderr)
     if collector is not None:
+        from auditor.report.filters import filter_notes
         from auditor.report.views import write_report
 
         try:
-            index = write_report(args.html, summary, collector, rules_name)
+            index = write_report(args.html, summary, collector, rules_name, filter_notes(st, summary, baseline))
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
         finally:
