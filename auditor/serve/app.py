@@ -146,7 +146,7 @@ class App:
             return self._dispute_form(request, "Paste a hand history into the box, or choose a file.", 400)
         sub = await run_in_threadpool(audit_bytes, data, label, profile)
         if not sub.results:
-            why = "; ".join(f"{f.code} {f.message}" for f in sub.loose[:3])
+            why = "; ".join(list(dict.fromkeys(f"{f.code} {f.message}" for f in sub.loose))[:3])
             msg = f"No hand history was found in {label}" + (f": {why}" if why else ".")
             return self._dispute_form(request, msg, 422, text if isinstance(text, str) and not upload else "")
         self.recent.add(sub)
@@ -170,8 +170,8 @@ class App:
                          "worst": str(worst) if worst is not None else ""})  # fmt: skip
             if r.hand is not None:
                 rows[-1]["hand_id"] = r.hand.hand_id
-        return self.html("serve/submission.html.j2", page=_page(f"{sub.label}: {sub.hands} hand(s)"), sub=sub, rows=rows,
-                     loose=sub.loose)  # fmt: skip
+        title = f"{sub.label}: {sub.hands} hand(s)"
+        return self.html("serve/submission.html.j2", page=_page(title), sub=sub, rows=rows, loose=sub.loose)
 
     async def dispute_hand(self, request: Request) -> Response:
         from auditor.report.views import Kept, hand_view
@@ -228,8 +228,14 @@ class App:
         if rec is None:
             raise HTTPException(404, "The store holds no such hand.")
         view, note = await run_in_threadpool(open_store_hand, rec)
-        nav = {"back": "/store", "back_label": "audit store", "prev": "", "next": "", "note": note,
-               "stored": rec.findings}
+        nav = {
+            "back": "/store",
+            "back_label": "audit store",
+            "prev": "",
+            "next": "",
+            "note": note,
+            "stored": rec.findings,
+        }
         if view is None:
             return self.html("serve/store_hand.html.j2", page=_page(f"Hand {rec.hand_id_text()}", st.root), rec=rec,
                          note=note, nav=nav)  # fmt: skip
@@ -276,7 +282,7 @@ async def _error(request: Request, exc: Exception) -> Response:
         log.exception("hhaudit serve: internal error on %s", request.url.path, exc_info=exc)
         detail = "hhaudit failed on this request (an internal error; the server's log has the details)."
     try:
-        return _html("serve/error.html.j2", status, page=_page(f"{status}"), status=status, detail=detail)
+        return _html("serve/error.html.j2", status, page=_page(f"{status}"), code=status, detail=detail)
     except Exception:  # the error page itself failed: plain text, never a traceback
         return PlainTextResponse(f"{status}: {detail}\n", status_code=status)
 

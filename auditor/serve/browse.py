@@ -13,6 +13,7 @@ after checking that its SHA-256 is still the one audited.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -257,8 +258,6 @@ def _plain(r: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get(S.NIGHT), date):
         out[S.NIGHT] = out[S.NIGHT].isoformat()
     if isinstance(out.get("data"), str):
-        try:
+        with contextlib.suppress(ValueError):
             out["data"] = json.loads(out["data"])
-        except ValueError:
-            pass
     return out
