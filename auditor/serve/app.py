@@ -294,6 +294,7 @@ def create_app(cfg: Config) -> Starlette:
     routes = [
         Route("/", a.home),
         Route("/index.html", a.index_html),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/dispute", a.dispute_get, methods=["GET"]),
         Route("/dispute", a.dispute_post, methods=["POST"]),
         Route("/dispute/{sid:str}", a.dispute_result),
