@@ -177,35 +177,55 @@ class Store:
 
     def search(self, q: str, limit: int = PAGE) -> tuple[list[dict[str, Any]], str]:
         """Hands whose id is ``q``, where ``q`` played, whose file path contains ``q``, or with a finding
-        of code ``q``; returns the rows (at most ``limit``) and what matched."""
+        of code ``q``; returns the rows (at most ``limit``) and what matched.
+
+        A hand id is looked up first, alone: it is the common case and the cheapest query (the id
+        column's Parquet statistics let polars skip row groups); when it matches, that is the answer.
+        """
         q = q.strip()
         if not q:
             return [], ""
         hands = self._scan("hands")
         want = q.lstrip("#")
-        by_id = hands.filter(pl.col("hand_id") == want)
-        by_player = hands.filter(pl.col("players").list.contains(pl.lit(q)))
-        parts = [("hand id", by_id), ("player", by_player)]
+        if want and " " not in want:
+            df = hands.filter(pl.col("hand_id") == want).select(_HAND_COLS).head(limit).collect()
+            if df.height:
+                return self._rows([df], limit), "hand id"
+        parts: list[tuple[str, pl.LazyFrame]] = [("player", hands.filter(pl.col("players").list.contains(pl.lit(q))))]
         m = self.manifest()
         keys = m.filter(pl.col("path").str.contains(q, literal=True))["file_key"].to_list() if len(q) >= 3 else []
         if keys:
             parts.append(("file", hands.filter(pl.col("file_key").is_in(keys))))
         if CODE_RE.match(q):
-            coded = self._scan("findings").filter(pl.col("code") == q.upper()).select("file_key", "hand_no").unique()
-            parts.append(("code", hands.join(coded, on=["file_key", "hand_no"], how="semi")))
+            coded = (
+                self._scan("findings")
+                .filter((pl.col("code") == q.upper()) & pl.col("hand_no").is_not_null())
+                .select("file_key", "hand_no")
+                .unique()
+                .head(limit)
+                .collect()
+            )
+            if coded.height:
+                narrowed = hands.filter(
+                    pl.col("file_key").is_in(coded["file_key"].unique().to_list())
+                    & pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
+                )
+                parts.append(("code", narrowed.join(coded.lazy(), on=["file_key", "hand_no"], how="semi")))
         frames = pl.collect_all([p.select(_HAND_COLS).head(limit) for _, p in parts])
+        what = [label for (label, _), df in zip(parts, frames, strict=True) if df.height]
+        return self._rows(frames, limit), ", ".join(what)
+
+    @staticmethod
+    def _rows(frames: list[pl.DataFrame], limit: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         seen: set[tuple[str, int]] = set()
-        what: list[str] = []
-        for (label, _), df in zip(parts, frames, strict=True):
-            if df.height:
-                what.append(label)
+        for df in frames:
             for r in df.sort([S.NIGHT, "path", "first_line"], descending=[True, False, False]).to_dicts():
                 k = (r["file_key"], r["hand_no"])
                 if k not in seen and len(out) < limit:
                     seen.add(k)
                     out.append(_plain(r))
-        return out, ", ".join(what)
+        return out
 
     def hand(self, file_key: str, hand_no: int) -> HandRecord | None:
         """The hand ``hand_no`` of the file ``file_key``, or None when the store holds no such hand."""
