@@ -191,7 +191,9 @@ class Store:
             df = hands.filter(pl.col("hand_id") == want).select(_HAND_COLS).head(limit).collect()
             if df.height:
                 return self._rows([df], limit), "hand id"
-        parts: list[tuple[str, pl.LazyFrame]] = [("player", hands.filter(pl.col("players").list.contains(pl.lit(q))))]
+        parts: list[tuple[str, pl.LazyFrame]] = []
+        if not CODE_RE.match(q):  # a rule code is not looked up as a player's name (a full scan of every hand)
+            parts.append(("player", hands.filter(pl.col("players").list.contains(pl.lit(q)))))
         m = self.manifest()
         keys = m.filter(pl.col("path").str.contains(q, literal=True))["file_key"].to_list() if len(q) >= 3 else []
         if keys:
@@ -211,7 +213,7 @@ class Store:
                     & pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
                 )
                 parts.append(("code", narrowed.join(coded.lazy(), on=["file_key", "hand_no"], how="semi")))
-        frames = pl.collect_all([p.select(_HAND_COLS).head(limit) for _, p in parts])
+        frames = pl.collect_all([p.select(_HAND_COLS).head(limit) for _, p in parts]) if parts else []
         what = [label for (label, _), df in zip(parts, frames, strict=True) if df.height]
         return self._rows(frames, limit), ", ".join(what)
 
