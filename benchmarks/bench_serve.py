@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         rows, results = [], []
         for label, q in queries:
-            first, best, out = timed(lambda q=q: q(Store(str(root))), 0)  # a fresh Store: manifest read too
+            first, _best, out = timed(lambda q=q: q(Store(str(root))), 0)  # a fresh Store: manifest read too
             st = Store(str(root))
             q(st)
             _f, warm, out = timed(lambda q=q, st=st: q(st), args.repeat)
