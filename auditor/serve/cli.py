@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> None:
     )
     s.add_argument("--store", metavar="DIR", help="an audit store written by `hhaudit batch` to browse and search")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    s.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     s.add_argument("--token", metavar="TOKEN",
                    help="require this token on every request (or set HHAUDIT_SERVE_TOKEN); needed for any "
                    "address other than loopback")  # fmt: skip
