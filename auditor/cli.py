@@ -71,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     from auditor.batch import cli as batch_cli
 
     batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+    from auditor.serve import cli as serve_cli
+
+    serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
 
     r = sub.add_parser(
         "rules",
@@ -438,6 +441,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from auditor.batch import cli as batch_cli
 
             return batch_cli.run(args)
+        if args.command == "serve":
+            from auditor.serve import cli as serve_cli
+
+            return serve_cli.run(args)
         if args.command == "profiles":
             return cmd_profiles(args)
         if args.command == "config":
