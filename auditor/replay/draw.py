@@ -20,6 +20,7 @@ from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 from auditor.replay.betting import Replay
+from auditor.replay.limits import CompletionMixin
 
 DRAW_STREETS: tuple[M.Street, ...] = ("preflop", "draw1", "draw2", "draw3")
 
@@ -52,7 +53,7 @@ def draws_of(variant: str | None) -> int:
     return 0
 
 
-class DrawReplay(Replay):
+class DrawReplay(CompletionMixin, Replay):
     """The draw betting replay (see the module docstring)."""
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:

@@ -21,15 +21,19 @@ not flagged.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 from auditor.replay.betting import Player, Replay
 from auditor.replay.cards import known, norm
+from auditor.replay.limits import CompletionMixin
 
 STUD_GAMES = frozenset({"stud", "stud_hilo", "razz"})
-STREET_NUMBER: dict[str, int] = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "river": 7}
+#: a stud street's number (OnGame prints third street as the pocket cards: "preflop"; PokerStars
+#: prints seventh street as the "RIVER")
+STREET_NUMBER: dict[str, int] = {"preflop": 3, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "river": 7}
 #: the suit order of the bring-in and of the stud odd chip: clubs lowest, spades highest
 SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
 _HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
@@ -81,7 +85,7 @@ def upcards_by_street(hand: M.Hand) -> dict[int, dict[str, tuple[str, ...] | Non
     return out
 
 
-class StudReplay(Replay):
+class StudReplay(CompletionMixin, Replay):
     """The stud betting replay (see the module docstring)."""
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
@@ -104,7 +108,16 @@ class StudReplay(Replay):
         big = h.big_blind or 0
         if small and big and big >= small:
             return small, big
-        return small or big, 2 * (small or big)
+        if small or big:
+            return small or big, 2 * (small or big)
+        return 0, 0  # the export does not print the limits: sizes are not judged, the order is
+
+    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
+        facts = super()._before(pl, kind)
+        if self.small_bet:
+            return facts
+        # no limits known: no fixed-limit size (B009) can be judged; the rest of the facts stand
+        return (*facts[:15], None, None, *facts[17:18], False, *facts[19:])
 
     # ------------------------------------------------------------------ who acts first
     def bring_in_candidates(self) -> list[Player] | None:
@@ -185,9 +198,16 @@ class StudReplay(Replay):
         super().on_action(i, e)
 
     def _open_pair(self) -> bool:
-        return any(cards is not None and len(cards) == 2 and norm(cards[0])[0] == norm(cards[1])[0]
-                   for name, cards in self.up.get(4, {}).items()
-                   if name in self.players and not self.players[name].folded)  # fmt: skip
+        """A player still in shows a pair on fourth street, or a player's upcards are not printed
+        (PartyPoker prints only the hero's): the big bet cannot be ruled out."""
+        showing = self.up.get(4, {})
+        for pl in self.order:
+            if pl.folded:
+                continue
+            cards = showing.get(pl.name)
+            if cards is None or len(cards) != 2 or norm(cards[0])[0] == norm(cards[1])[0]:
+                return True
+        return False
 
     # ------------------------------------------------------------------ sizes
     def fl_bet_size(self) -> int:
