@@ -67,6 +67,15 @@ class DrawReplay(CompletionMixin, Replay):
         )
         self.trace.betting = self.betting
 
+    def _start_preflop(self) -> None:
+        super()._start_preflop()
+        if not any(isinstance(e, M.Post) and e.kind in ("small_blind", "big_blind", "straddle", "button_blind")
+                   for e in self.h.events):  # fmt: skip
+            # an ante-only deal (Merge half-pot-limit badugi): nothing to call, the first wager is a bet
+            self.current_bet = max((pl.street_bet for pl in self.players.values()), default=0)
+            self.full_level = 0
+            self.raises = 0
+
     def fl_bet_size(self) -> int:
         small = ("preflop",) if self.draws == 1 else ("preflop", "draw1")
         return self.bb if self.street in small else 2 * self.bb
