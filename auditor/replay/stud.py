@@ -124,8 +124,8 @@ class StudReplay(CompletionMixin, Replay):
         """The players who should bring in: the lowest upcard (razz: highest), suits breaking ties;
         None when a dealt player's upcard is not known."""
         third = self.up.get(3, {})
-        dealt = [pl for pl in self.order if pl.name in third]
-        if not dealt or any(third[pl.name] is None for pl in dealt):
+        dealt = [pl for pl in self.order if not pl.folded]
+        if not dealt or any(third.get(pl.name) is None for pl in dealt):
             return None
         vals = {pl.name: card_value((third[pl.name] or ("",))[0], self.razz) for pl in dealt}
         pick = max(vals.values()) if self.razz else min(vals.values())
@@ -219,3 +219,24 @@ class StudReplay(CompletionMixin, Replay):
             # only the bring-in is in: the next wager completes it to the small bet
             return self.fl_bet_size()
         return super().fl_expected_to()
+
+
+def bring_in_due(hand: M.Hand, players: dict[str, Player]) -> str | None:
+    """Who should have brought in: the lowest upcard on third street (razz: the highest), suits
+    breaking ties; None when a dealt player's upcard is not printed, or the player due is all-in
+    from the ante (then the next card brings in: not judged)."""
+    third = upcards_by_street(hand).get(3, {})
+    dealt = {n for n, pl in players.items() if pl.seated} & {
+        e.player for e in hand.events if isinstance(e, M.Post | M.Action) and STREET_NUMBER.get(e.street) == 3
+    }
+    if not third or any(third.get(n) is None for n in dealt):
+        return None  # an upcard of a player dealt in is not printed (PartyPoker prints the hero's only)
+    razz = hand.game == "razz"
+    vals = {n: card_value((v or ("",))[0], razz) for n, v in third.items() if n in dealt}
+    pick = max(vals.values()) if razz else min(vals.values())
+    due = next(n for n, v in vals.items() if v == pick)
+    antes = {e.player: e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"}
+    pl = players.get(due)
+    if pl is None or (due in antes and (antes[due].all_in or antes[due].amount >= pl.stack0)):
+        return None
+    return due
