@@ -233,6 +233,8 @@ def bring_in_due(hand: M.Hand, players: dict[str, Player]) -> str | None:
         return None  # an upcard of a player dealt in is not printed (PartyPoker prints the hero's only)
     razz = hand.game == "razz"
     vals = {n: card_value((v or ("",))[0], razz) for n, v in third.items() if n in dealt}
+    if not vals:
+        return None
     pick = max(vals.values()) if razz else min(vals.values())
     due = next(n for n, v in vals.items() if v == pick)
     antes = {e.player: e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"}
