@@ -4,7 +4,9 @@ order on a later street, wrong bet size, pot to the wrong half), each caught wit
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -121,7 +123,7 @@ Uncalled bet ({bet}) returned to {first}
 
 def fourth(game: str, up: tuple[str, str, str, str], fourth_cards: tuple[str, str, str], order: list[str],
            bet: str = "$0.04") -> str:  # fmt: skip
-    a, b, c, d = up
+    a, _b, c, d = up
     body = FOURTH.format(a=a, c=c, d=d, a4=fourth_cards[0], c4=fourth_cards[1], d4=fourth_cards[2],
                          first=order[0], second=order[1], third=order[2], bet=bet)  # fmt: skip
     return stud(game, up, body, "$0.10")
@@ -173,11 +175,23 @@ def test_hilo_odd_chip_goes_high_and_stud_odd_chip_by_suit() -> None:
 
 
 def test_draw_evaluators() -> None:
-    assert evaluate("27_triple", ("7c", "5h", "4c", "3c", "2d"))[0] > evaluate("27_triple", ("8h", "2s", "4d", "5s", "3s"))[0]
-    assert evaluate("27_triple", ("7c", "5h", "4c", "3c", "2d"))[0] > evaluate("27_triple", ("6c", "5h", "4c", "3c", "2d"))[0]
-    assert evaluate("a5_triple", ("5c", "4h", "3c", "2c", "Ad"))[0] > evaluate("a5_triple", ("6c", "4h", "3c", "2c", "Ad"))[0]
+    assert (
+        evaluate("27_triple", ("7c", "5h", "4c", "3c", "2d"))[0]
+        > evaluate("27_triple", ("8h", "2s", "4d", "5s", "3s"))[0]
+    )
+    assert (
+        evaluate("27_triple", ("7c", "5h", "4c", "3c", "2d"))[0]
+        > evaluate("27_triple", ("6c", "5h", "4c", "3c", "2d"))[0]
+    )
+    assert (
+        evaluate("a5_triple", ("5c", "4h", "3c", "2c", "Ad"))[0]
+        > evaluate("a5_triple", ("6c", "4h", "3c", "2c", "Ad"))[0]
+    )
     assert evaluate("badugi", ("Ac", "2d", "3h", "4s"))[0] > evaluate("badugi", ("Ac", "2d", "3h", "4h"))[0]
-    assert evaluate("razz", ("Ac", "2d", "3h", "4s", "5s", "Kd", "Kh"))[0] > evaluate("razz", ("Ac", "2d", "3h", "4s", "6s", "Kd", "Kh"))[0]
+    assert (
+        evaluate("razz", ("Ac", "2d", "3h", "4s", "5s", "Kd", "Kh"))[0]
+        > evaluate("razz", ("Ac", "2d", "3h", "4s", "6s", "Kd", "Kh"))[0]
+    )
     assert evaluate("5card", ("Ac", "Ad", "3h", "4s", "6s")) is not None
     assert evaluate("5card", ("Ac", "Ad", "3h", "4s")) is None
 
@@ -190,7 +204,7 @@ def _corpus_hands(*folders: str) -> Iterator[tuple[list[str], M.Hand]]:
     for path in expand_paths(str(r) for r in roots):
         if not path.endswith(".txt"):
             continue
-        text = open(path, encoding="utf-8-sig", errors="replace").read()
+        text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
         blocks = [b for b in text.replace("\r\n", "\n").split("\n\n\n") if b.strip().startswith("PokerStars")]
         for b in blocks:
             lines = b.strip("\n").split("\n")
@@ -230,8 +244,8 @@ def test_mutation_wrong_bring_in_player() -> None:
 
 
 def _has_due(hand: M.Hand) -> bool:
-    from auditor.replay.betting import replay
     from auditor.profiles import for_hand
+    from auditor.replay.betting import replay
 
     t = replay(hand, for_hand(hand.site, None))
     return bring_in_due(hand, t.players) is not None
@@ -241,7 +255,7 @@ def test_mutation_out_of_order_on_a_later_street() -> None:
     caught = 0
     for lines, hand in _corpus_hands("cash-stud", "tournament-stud"):
         acts = [e for e in hand.events if isinstance(e, M.Action) and STREET_NUMBER.get(e.street, 0) >= 5]
-        pair = next(((a, b) for a, b in zip(acts, acts[1:], strict=False) if a.street == b.street
+        pair = next(((a, b) for a, b in itertools.pairwise(acts) if a.street == b.street
                      and b.line == a.line + 1 and a.player != b.player and a.kind in ("check", "bet")
                      and b.kind in ("check", "bet")), None)  # fmt: skip
         if pair is None or not _clean(hand):

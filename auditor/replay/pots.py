@@ -267,8 +267,10 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     for pot in pots:
         eligible = list(pot.eligible)
         contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
-        if h.game in ("stud", "stud_hilo", "razz", "draw") and len(eligible) > 1 and any(
-            n not in shown and n not in mucked for n in eligible
+        if (
+            h.game in ("stud", "stud_hilo", "razz", "draw")
+            and len(eligible) > 1
+            and any(n not in shown and n not in mucked for n in eligible)
         ):
             # a player still in neither showed nor mucked (OnGame draw summaries print one hand):
             # whether they won cannot be known

@@ -33,7 +33,15 @@ from auditor.replay.limits import CompletionMixin
 STUD_GAMES = frozenset({"stud", "stud_hilo", "razz"})
 #: a stud street's number (OnGame prints third street as the pocket cards: "preflop"; PokerStars
 #: prints seventh street as the "RIVER")
-STREET_NUMBER: dict[str, int] = {"preflop": 3, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "river": 7}
+STREET_NUMBER: dict[str, int] = {
+    "preflop": 3,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "river": 7,
+}
 #: the suit order of the bring-in and of the stud odd chip: clubs lowest, spades highest
 SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
 _HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
@@ -50,7 +58,7 @@ def showing_key(cards: tuple[str, ...], aces_low: bool = False) -> tuple[tuple[i
     """A key of the hand showing on the board (up to four cards): groups first (quads, trips, two
     pair, pair), then ranks, greater is a higher hand.  Straights and flushes do not count before
     the fifth card, and no more than four cards ever show."""
-    ranks = (_LOW_RANK if aces_low else _HIGH_RANK)
+    ranks = _LOW_RANK if aces_low else _HIGH_RANK
     counts = Counter(ranks[norm(c)[0]] for c in cards)
     groups = sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0]))
     return tuple(n for _, n in groups), tuple(r for r, _ in groups)
@@ -100,7 +108,7 @@ class StudReplay(CompletionMixin, Replay):
         self.up = upcards_by_street(hand)
         self.big_round = False  # fourth street opened with the big bet over an open pair
         self.event: M.Action | None = None
-        self.open_pair_option = (profile.stud_open_pair == "stud_high" and hand.game == "stud")
+        self.open_pair_option = profile.stud_open_pair == "stud_high" and hand.game == "stud"
 
     def _limits(self) -> tuple[int, int]:
         h = self.h
@@ -143,11 +151,8 @@ class StudReplay(CompletionMixin, Replay):
             keys[pl.name] = showing_key(cards, self.razz)
         if not keys:
             return None
-        if self.razz:
-            # razz: the lowest hand showing; unpaired beats paired, then the lowest ranks
-            best = min(keys.values())
-        else:
-            best = max(keys.values())
+        # razz: the lowest hand showing (unpaired beats paired, then the lowest ranks)
+        best = min(keys.values()) if self.razz else max(keys.values())
         return [pl for pl in alive if keys[pl.name] == best]
 
     def _anchor_before(self, pl: Player) -> None:
