@@ -560,6 +560,15 @@ class HandAssembler:
         player then reveals the hole cards they were dealt."""
         hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
                      for c in e.cards + e.new_cards)  # fmt: skip
+        if V.game_of(self.facts.get("game", "")) == "draw":
+            return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
+        if self._stud():
+            # stud reprints the cards so far on every street: the last line holds them all, and
+            # only a line longer than what the show prints (the best five) is the dealt hand
+            last = next((e for e in reversed(self.events) if isinstance(e, M.HoleCards) and e.player == player), None)
+            hole = (last.cards + last.new_cards) if last is not None else ()
+            if len(hole) <= len(printed):
+                return printed
         if hole and printed and not set(printed) <= set(hole) and not any("x" in c.lower() for c in hole):
             return hole
         return printed

@@ -595,4 +595,17 @@ def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> 
         from auditor.formats import REGISTRY
 
         facts = REGISTRY.facts_for(hand)
-    return Replay(hand, profile, facts).run()
+    return replay_class(hand)(hand, profile, facts).run()
+
+
+def replay_class(hand: M.Hand) -> type[Replay]:
+    """The state machine of the hand's game: stud and draw games have their own (their modules)."""
+    if hand.game in ("stud", "stud_hilo", "razz"):
+        from auditor.replay.stud import StudReplay
+
+        return StudReplay
+    if hand.game == "draw":
+        from auditor.replay.draw import DrawReplay
+
+        return DrawReplay
+    return Replay

@@ -8,8 +8,8 @@ The one audit step that runs them is :func:`auditor.audit.audit_hand`.
 
 from __future__ import annotations
 
-from auditor.rules import awards, betting, hand, parse, stakes
+from auditor.rules import awards, betting, hand, parse, stakes, studdraw
 
-FAMILIES = (parse, hand, stakes, betting, awards)
+FAMILIES = (parse, hand, stakes, betting, awards, studdraw)
 
 __all__ = ["FAMILIES"]

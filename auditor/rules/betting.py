@@ -150,7 +150,7 @@ def b006(t: Trace) -> Iterator[Finding]:
         why = None
         if e.kind == "check" and s.to_call > 0:
             why = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
-        elif e.kind == "bet" and s.current_bet > 0:
+        elif e.kind == "bet" and s.current_bet > 0 and not _completes_bring_in(t, s):
             why = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
         elif e.kind == "raise" and s.current_bet == 0:
             why = "raised when no bet had been made (a bet was needed)"
@@ -272,6 +272,11 @@ def b011(t: Trace) -> Iterator[Finding]:
                 f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
                 pending=list(so.pending),
             )  # fmt: skip
+
+
+def _completes_bring_in(t: Trace, s: Step) -> bool:
+    """A stud "bet" facing only the bring-in: the completion, which iPoker and OnGame print as a bet."""
+    return t.hand.game in ("stud", "stud_hilo", "razz") and s.fl_raises == 0 and s.street in ("third", "preflop")
 
 
 def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterator[Step]:
