@@ -68,9 +68,13 @@ def canonical(hand: M.Hand, drop: frozenset[str] = frozenset()) -> dict[str, Any
             if f.name not in ("seats", "events", "path", "first_line", "last_line", "site") and f.name not in drop}  # fmt: skip
     seats = [{k: v for k, v in asdict(s).items() if k != "line" and k not in drop} for s in hand.seats]
     events = []
+    awards = []
     for e in hand.events:
         if type(e).__name__ in drop:
             continue
+        if isinstance(e, M.Collect):
+            awards.append((e.player, e.amount, e.pot, e.run))  # where the site prints them varies: compared as a set
+            continue
         d = {k: v for k, v in asdict(e).items() if k not in _POSITION and k not in drop}
         events.append({"type": type(e).__name__, **d})
-    return {"header": head, "seats": seats, "events": events}
+    return {"header": head, "seats": seats, "events": events, "awards": sorted(awards)}

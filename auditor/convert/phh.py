@@ -167,6 +167,8 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
         fields["_total_pot"] = claim.total
         if claim.rake is not None:
             fields["_rake"] = claim.rake
+        if claim.fees:
+            fields["_fees"] = [[k, v] for k, v in claim.fees]
     sitting = [s.player for s in hand.seats if s.player not in p]
     if sitting:
         losses.append("seated players not dealt in: " + ", ".join(sitting))
@@ -180,7 +182,7 @@ def _value(v: object) -> str:
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
-    if isinstance(v, list):
+    if isinstance(v, list | tuple):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     return json.dumps(str(v), ensure_ascii=False)
 

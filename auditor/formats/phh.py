@@ -323,7 +323,9 @@ class Reader:
                     events.append(M.Collect(line, 1, "summary", 1, p, won, "pot"))
         if "_total_pot" in doc:
             rake = amount(doc["_rake"], line_of("_rake")) if "_rake" in doc else None
-            events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake))
+            fees = tuple((str(k), amount(v, line_of("_fees"))) for k, v in doc.get("_fees", []))
+            events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,
+                                     fees=fees))  # fmt: skip
         small = amount(doc["small_bet"], first) if variant in ("FT", "FO/8") and "small_bet" in doc else None
         big = amount(doc["big_bet"], first) if variant in ("FT", "FO/8") and "big_bet" in doc else None
         if small is None:
