@@ -71,6 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     from auditor.batch import cli as batch_cli
 
     batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+    from auditor.convert import cli as convert_cli
+
+    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
 
     r = sub.add_parser(
         "rules",
@@ -437,6 +440,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from auditor.batch import cli as batch_cli
 
             return batch_cli.run(args)
+        if args.command in ("convert", "anonymise"):
+            from auditor.convert import cli as convert_cli
+
+            return convert_cli.run(args)
         if args.command == "profiles":
             return cmd_profiles(args)
         if args.command == "config":

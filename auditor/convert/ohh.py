@@ -122,7 +122,6 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
                 pot["jackpot"] = _n(jackpot, d)
         pot["player_wins"] = pots_seen.get(lab, [])
         pots.append(pot)
-    seat_of = {s.seat for s in hand.seats}
     ohh: dict[str, Any] = {
         "spec_version": SPEC_VERSION,
         "site_name": hand.site,
@@ -134,9 +133,9 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
         "table_name": hand.table or "",
         "game_type": GAME_TYPES.get(hand.game, "Other"),
         "bet_limit": {"bet_type": BET_TYPES[hand.structure], **({"bet_cap": _n(hand.cap, d)} if hand.cap else {})},
-        "table_size": hand.max_seats or len(hand.seats),
+        **({"table_size": hand.max_seats} if hand.max_seats else {}),
         "currency": hand.currency or ("PLAY" if hand.play_money else "CHIPS" if hand.is_tournament else ""),
-        "dealer_seat": hand.button if hand.button in seat_of else (hand.button or 0),
+        **({"dealer_seat": hand.button} if hand.button is not None else {}),
         "small_blind_amount": _n(hand.small_blind or 0, d),
         "big_blind_amount": _n(hand.big_blind or 0, d),
         "ante_amount": _n(hand.ante or 0, d),
