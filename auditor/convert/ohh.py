@@ -133,9 +133,9 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
         "table_name": hand.table or "",
         "game_type": GAME_TYPES.get(hand.game, "Other"),
         "bet_limit": {"bet_type": BET_TYPES[hand.structure], **({"bet_cap": _n(hand.cap, d)} if hand.cap else {})},
-        **({"table_size": hand.max_seats} if hand.max_seats else {}),
+        "table_size": hand.max_seats or len(hand.seats),
         "currency": hand.currency or ("PLAY" if hand.play_money else "CHIPS" if hand.is_tournament else ""),
-        **({"dealer_seat": hand.button} if hand.button is not None else {}),
+        "dealer_seat": hand.button if hand.button is not None else 0,
         "small_blind_amount": _n(hand.small_blind or 0, d),
         "big_blind_amount": _n(hand.big_blind or 0, d),
         "ante_amount": _n(hand.ante or 0, d),
@@ -149,7 +149,7 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
         ohh["hero_player_id"] = ids[hero]
     if hand.is_tournament:
         ohh["tournament_info"] = {"tournament_number": hand.tournament_id, **({"level": hand.level} if hand.level else {})}
-    x: dict[str, Any] = {"decimals": d, "game": hand.game, "structure": hand.structure, "game_text": hand.game_text,
+    x: dict[str, Any] = {"button": hand.button, "max_seats": hand.max_seats, "decimals": d, "game": hand.game, "structure": hand.structure, "game_text": hand.game_text,
                          "start_time": hand.start_time, "time_zone": hand.time_zone, "runs": hand.runs}  # fmt: skip
     if claim is not None:
         x["total_pot"] = _n(claim.total, d)

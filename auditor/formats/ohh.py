@@ -230,8 +230,10 @@ def _read(chunk: Chunk) -> M.Hand:
         structure=structure, small_blind=amount(ohh.get("small_blind_amount"), first) or None,
         big_blind=amount(ohh.get("big_blind_amount"), first) or None,
         currency=None if currency in ("PLAY", "CHIPS") else currency, decimals=decimals,
-        button=int(ohh["dealer_seat"]) if ohh.get("dealer_seat") is not None else None,
-        max_seats=int(ohh["table_size"]) if ohh.get("table_size") else None, table=str(ohh.get("table_name") or "") or None,
+        button=x.get("button") if "x_hhaudit" in ohh
+        else (int(ohh["dealer_seat"]) if ohh.get("dealer_seat") is not None else None),
+        max_seats=x.get("max_seats") if "x_hhaudit" in ohh
+        else (int(ohh["table_size"]) if ohh.get("table_size") else None), table=str(ohh.get("table_name") or "") or None,
         tournament_id=str(tinfo.get("tournament_number")) if ohh.get("tournament") and tinfo.get("tournament_number")
         else None, level=str(tinfo["level"]) if tinfo.get("level") else None,
         start_time=x.get("start_time") or ohh.get("start_date_utc") or None, time_zone=x.get("time_zone"),
