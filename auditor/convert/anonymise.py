@@ -48,9 +48,13 @@ class Anonymiser:
 
     def hand(self, hand: M.Hand) -> M.Hand:
         hero = hero_of(hand) if self.keep_hero else None
-        names = {s.player for s in hand.seats} | {p for e in hand.events if isinstance(p := getattr(e, "player", None), str)}
+        names = {s.player for s in hand.seats} | {
+            p for e in hand.events if isinstance(p := getattr(e, "player", None), str)
+        }
         mapping = {n: (n if n == hero else self.pseudonym(n)) for n in names}
-        pattern = re.compile("|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))) if mapping else None
+        pattern = (
+            re.compile("|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))) if mapping else None
+        )
 
         def text(t: str) -> str:
             return pattern.sub(lambda m: mapping[m.group(0)], t) if pattern is not None else t

@@ -114,7 +114,8 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
     printed = dict(claim.pots) if claim else {}
     jackpot = sum(v for k, v in (claim.fees if claim else ()) if "jackpot" in k.lower())
     for i, lab in enumerate(labels):
-        amount = printed.get(lab, claim.total if claim is not None and len(labels) == 1 else 0)
+        won = sum(int(w["win_amount"][len(_NUM) :].replace(".", "")) for w in pots_seen.get(lab, []))
+        amount = printed.get(lab, claim.total if claim is not None and len(labels) == 1 else won)
         pot: dict[str, Any] = {"number": i, "amount": _n(amount, d)}
         if i == 0 and claim is not None:
             pot["rake"] = _n(claim.rake or 0, d)
@@ -148,7 +149,10 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
     if hero is not None and hero in ids:
         ohh["hero_player_id"] = ids[hero]
     if hand.is_tournament:
-        ohh["tournament_info"] = {"tournament_number": hand.tournament_id, **({"level": hand.level} if hand.level else {})}
+        ohh["tournament_info"] = {
+            "tournament_number": hand.tournament_id,
+            **({"level": hand.level} if hand.level else {}),
+        }
     x: dict[str, Any] = {"button": hand.button, "max_seats": hand.max_seats, "decimals": d, "game": hand.game, "structure": hand.structure, "game_text": hand.game_text,
                          "start_time": hand.start_time, "time_zone": hand.time_zone, "runs": hand.runs}  # fmt: skip
     if claim is not None:

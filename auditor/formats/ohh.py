@@ -92,7 +92,7 @@ def _read(chunk: Chunk) -> M.Hand:
         raise _Fail("P001", first + e.lineno - 1, e.colno, f"this OHH hand is not valid JSON: {e.msg}") from None
     ohh = doc.get("ohh") if isinstance(doc, dict) else None
     if not isinstance(ohh, dict):
-        raise _Fail("P003", first, 1, "a JSON document that is not an Open Hand History hand (no \"ohh\" object)")
+        raise _Fail("P003", first, 1, 'a JSON document that is not an Open Hand History hand (no "ohh" object)')
     x = ohh.get("x_hhaudit") if isinstance(ohh.get("x_hhaudit"), dict) else {}
     lines = chunk.lines
 
@@ -172,7 +172,9 @@ def _read(chunk: Chunk) -> M.Hand:
             allin = bool(a.get("is_allin"))
             acards = tuple(str(c) for c in a.get("cards") or [])
             if what in _POSTS:
-                events.append(M.Post(line, col, street, 1, who, _POSTS[what], amount(a.get("amount"), line, col), allin))
+                events.append(
+                    M.Post(line, col, street, 1, who, _POSTS[what], amount(a.get("amount"), line, col), allin)
+                )
             elif what == "dealt cards":
                 events.append(M.HoleCards(line, col, street, 1, who, acards))
             elif what in _ACTIONS:
@@ -252,7 +254,7 @@ def _with_totals(events: list[M.Event]) -> list[M.Event]:
         if e.street != street and e.street != "showdown":
             street, street_bet = e.street, {}
         if isinstance(e, M.Post) and e.kind in V.LIVE_POSTS:
-            street_bet[e.player] = (e.amount if e.kind == "straddle" else street_bet.get(e.player, 0) + e.amount)
+            street_bet[e.player] = e.amount if e.kind == "straddle" else street_bet.get(e.player, 0) + e.amount
         elif isinstance(e, M.Post) and e.kind == "small_big_blind":
             street_bet[e.player] = street_bet.get(e.player, 0) + e.amount
         elif isinstance(e, M.Action) and e.kind not in ("fold", "check"):
