@@ -68,7 +68,7 @@ class Anonymiser:
                 changes["player"] = mapping[player]
             if isinstance(e, M.SeatResult | M.TableEvent):
                 changes["text"] = text(e.text)
-            events.append(dataclasses.replace(e, **changes) if changes else e)
+            events.append(dataclasses.replace(e, **changes) if changes else e)  # type: ignore[arg-type]
         head: dict[str, object] = {"seats": seats, "events": tuple(events)}
         if self.mask_ids:
             head["hand_id"] = f"H-{self._mac('hand', hand.hand_id)}"

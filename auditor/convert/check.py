@@ -51,7 +51,7 @@ def pokerkit_final_stacks(phh_text: str) -> dict[str, int]:
         warnings.simplefilter("ignore")
         hh = pokerkit.HandHistory.loads(phh_text)
         state = None
-        for state in hh:
+        for state in hh:  # noqa: B007
             pass
     assert state is not None
     names = hh.players or [f"p{i + 1}" for i in range(len(hh.starting_stacks))]
@@ -65,7 +65,7 @@ def canonical(hand: M.Hand, drop: frozenset[str] = frozenset()) -> dict[str, Any
     """The facts of ``hand`` without their source positions; ``drop``: header facts (and event
     types, by class name) to leave out, the documented losses of a format."""
     head = {f.name: getattr(hand, f.name) for f in fields(hand)
-            if f.name not in ("seats", "events", "path", "first_line", "last_line", "site") and f.name not in drop}  # fmt: skip
+            if f.name not in ("seats", "events", "path", "first_line", "last_line", "site") and f.name not in drop}  # fmt: skip  # noqa: E501
     seats = [{k: v for k, v in asdict(s).items() if k != "line" and k not in drop} for s in hand.seats]
     events = []
     awards = []

@@ -153,7 +153,7 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
             "tournament_number": hand.tournament_id,
             **({"level": hand.level} if hand.level else {}),
         }
-    x: dict[str, Any] = {"button": hand.button, "max_seats": hand.max_seats, "decimals": d, "game": hand.game, "structure": hand.structure, "game_text": hand.game_text,
+    x: dict[str, Any] = {"button": hand.button, "max_seats": hand.max_seats, "decimals": d, "game": hand.game, "structure": hand.structure, "game_text": hand.game_text,  # noqa: E501
                          "start_time": hand.start_time, "time_zone": hand.time_zone, "runs": hand.runs}  # fmt: skip
     if claim is not None:
         x["total_pot"] = _n(claim.total, d)

@@ -88,7 +88,9 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
     p = {name: f"p{i + 1}" for i, name in enumerate(r.players)}
     holes: dict[str, tuple[str, ...]] = {}
     for e in hand.events:
-        if (isinstance(e, M.HoleCards | M.Show) and e.player in p and e.cards and "x" not in "".join(e.cards).lower()) or (isinstance(e, M.Muck) and e.player in p and e.cards):
+        if (
+            isinstance(e, M.HoleCards | M.Show) and e.player in p and e.cards and "x" not in "".join(e.cards).lower()
+        ) or (isinstance(e, M.Muck) and e.player in p and e.cards):
             holes.setdefault(e.player, tuple(e.cards))
     actions = [f"d dh {p[name]} {_cards(holes.get(name) or ('??',) * HOLE_CARDS[variant])}" for name in r.players]
     folded: set[str] = set()

@@ -90,10 +90,10 @@ def _read(chunk: Chunk) -> M.Hand:
         doc = json.loads(chunk.text, parse_float=Decimal)
     except json.JSONDecodeError as e:
         raise _Fail("P001", first + e.lineno - 1, e.colno, f"this OHH hand is not valid JSON: {e.msg}") from None
-    ohh = doc.get("ohh") if isinstance(doc, dict) else None
+    ohh: Any = doc.get("ohh") if isinstance(doc, dict) else None
     if not isinstance(ohh, dict):
         raise _Fail("P003", first, 1, 'a JSON document that is not an Open Hand History hand (no "ohh" object)')
-    x = ohh.get("x_hhaudit") if isinstance(ohh.get("x_hhaudit"), dict) else {}
+    x: dict[str, Any] = ohh["x_hhaudit"] if isinstance(ohh.get("x_hhaudit"), dict) else {}
     lines = chunk.lines
 
     def positions(key: str) -> list[tuple[int, int]]:
@@ -149,7 +149,7 @@ def _read(chunk: Chunk) -> M.Hand:
         names[p["id"]] = name
         bounty = p.get("player_bounty")
         seats.append(M.Seat(int(p["seat"]), name, amount(p.get("starting_stack"), line), line,
-                            amount(bounty, line) if bounty else None, bool(p.get("is_sitting_out"))))  # fmt: skip
+                            int(Decimal(bounty) * 100) if bounty else None, bool(p.get("is_sitting_out"))))  # fmt: skip
     act_pos = positions("action_number")
     street_pos = positions("street")
     events: list[M.Event] = []
@@ -235,7 +235,7 @@ def _read(chunk: Chunk) -> M.Hand:
         button=x.get("button") if "x_hhaudit" in ohh
         else (int(ohh["dealer_seat"]) if ohh.get("dealer_seat") is not None else None),
         max_seats=x.get("max_seats") if "x_hhaudit" in ohh
-        else (int(ohh["table_size"]) if ohh.get("table_size") else None), table=str(ohh.get("table_name") or "") or None,
+        else (int(ohh["table_size"]) if ohh.get("table_size") else None), table=str(ohh.get("table_name") or "") or None,  # noqa: E501
         tournament_id=str(tinfo.get("tournament_number")) if ohh.get("tournament") and tinfo.get("tournament_number")
         else None, level=str(tinfo["level"]) if tinfo.get("level") else None,
         start_time=x.get("start_time") or ohh.get("start_date_utc") or None, time_zone=x.get("time_zone"),

@@ -207,7 +207,7 @@ class Reader:
             for text, _, _ in actions:
                 parts = text.split("#")[0].split()
                 if len(parts) == 3 and parts[1] == "cbr":
-                    try:
+                    try:  # noqa: SIM105
                         values.append(Decimal(parts[2]))
                     except ArithmeticError:
                         pass
@@ -324,7 +324,7 @@ class Reader:
         if "_total_pot" in doc:
             rake = amount(doc["_rake"], line_of("_rake")) if "_rake" in doc else None
             fees = tuple((str(k), amount(v, line_of("_fees"))) for k, v in doc.get("_fees", []))
-            events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,
+            events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,  # noqa: E501
                                      fees=fees))  # fmt: skip
         small = amount(doc["small_bet"], first) if variant in ("FT", "FO/8") and "small_bet" in doc else None
         big = amount(doc["big_bet"], first) if variant in ("FT", "FO/8") and "big_bet" in doc else None
