@@ -28,7 +28,7 @@ from auditor.profiles import PROFILES
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     a = sub.add_parser(
         "audit",
@@ -74,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     from auditor.serve import cli as serve_cli
 
     serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+
+    from auditor.convert import cli as convert_cli
+
+    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
 
     r = sub.add_parser(
         "rules",
@@ -445,6 +449,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from auditor.serve import cli as serve_cli
 
             return serve_cli.run(args)
+        if args.command in ("convert", "anonymise"):
+            from auditor.convert import cli as convert_cli
+
+            return convert_cli.run(args)
         if args.command == "profiles":
             return cmd_profiles(args)
         if args.command == "config":

@@ -368,7 +368,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         if not sniffed and line.strip():
             # a document format (XML, JSON, TOML) is recognised by its first line: its reader splits it
             sniffed = True
-            doc = REGISTRY.sniff_document(line.lstrip())
+            doc = REGISTRY.sniff_document(line.lstrip()) or REGISTRY.document_for(path)
             if doc is not None:
                 for out in doc.reader.split(itertools.chain([item], it), path):  # type: ignore[attr-defined]
                     if isinstance(out, Chunk):
