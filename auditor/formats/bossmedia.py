@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from html.entities import name2codepoint
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -55,7 +57,24 @@ _GAMES = {"GAME_THM": "hold'em", "GAME_OMA": "omaha", "GAME_OMAHL": "omaha hi/lo
           "GAME_FCD": "5 card draw"}  # fmt: skip
 _LIMITS = {"NL": "no limit", "PL": "pot limit", "FL": "limit"}
 _STREETS = {"BOARD_FLOP": "FLOP", "BOARD_TURN": "TURN", "BOARD_RIVER": "RIVER"}
-_POSTS = {"HAND_SB": "small blind", "HAND_BB": "big blind", "HAND_DSB": "dead small blind", "HAND_AB": "big blind"}
+_POSTS = {"HAND_SB": "small blind", "HAND_BB": "big blind", "HAND_DSB": "dead small blind", "HAND_AB": "small & big blinds"}
+
+
+_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
+_XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
+
+
+def _html_entities(text: str) -> str:
+    """Names written with HTML entities (``&pound;``, ``&Ouml;``), which XML does not define, as
+    their characters; XML's own five stay."""
+
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name in _XML_ENTITIES or name not in name2codepoint:
+            return m.group(0)
+        return chr(name2codepoint[name])
+
+    return _ENTITY.sub(one, text)
 
 
 def _pull() -> Any:
@@ -130,7 +149,7 @@ class Reader:
         root = None
         for i, text in enumerate(chunk.lines):
             try:
-                parser.feed(text.lstrip("\ufeff") + "\n")
+                parser.feed(_html_entities(text.lstrip("\ufeff")) + "\n")
                 for ev, elem in _events(parser):
                     if ev == "start":
                         where[id(elem)] = chunk.first_line + i
@@ -190,12 +209,15 @@ class Reader:
         dealt: dict[str, list[str]] = {}
         folded: set[str] = set()
         board: list[str] = []
+        marks: list[tuple[int, ET.Element]] = []  # where each street's printed pot was met
+        self._marks = marks
         for e in h.findall("ACTION"):
             a.line = line_of(e)
             t = e.get("TYPE") or ""
             player = e.get("PLAYER") or ""
             value = e.get("VALUE")
             if t == "HAND_BOARD":
+                marks.append((len(a.events), e))
                 cards = _cards(e)
                 new = [c for c in cards if c not in board]
                 a.street_marker(_STREETS.get(value or "", value or ""), " ".join(new) or None, " ".join(board) or None)
@@ -234,6 +256,7 @@ class Reader:
                 a.draw(player, len(e.findall("CARD")))
             else:
                 a.unrecognised(ET.tostring(e, encoding="unicode").strip()[:200])
+        self._unprinted_antes(a, h, line_of)
         sd = h.find("SHOWDOWN")
         if sd is None or error is not None:
             return a.build()  # cut short: no results (P005)
@@ -270,3 +293,41 @@ class Reader:
             return
         before = [n for n in seats if n < mine]
         a.facts["button"] = str(before[-1] if before else seats[-1])
+
+    def _unprinted_antes(self, a: HandAssembler, h: ET.Element, line_of: Any) -> None:
+        """Tournament exports of 2011 take the antes without an action for them: the first pot the
+        hand prints (a street's ``POT``, or the showdown's) holds them.  When a hand prints no ante
+        and that pot exceeds what the printed actions put in by the same amount for every player
+        dealt in (less than a big blind each), each is recorded as a derived ante of that amount
+        (the site's claim, printed in its pot)."""
+        if a.facts.get("tournament_id") is None or any(isinstance(e, M.Post) and e.kind == "ante" for e in a.events):
+            return
+        first = self._marks[0] if self._marks else None
+        sd = h.find("SHOWDOWN")
+        if first is None and sd is None:
+            return
+        upto, el = first if first is not None else (len(a.events), sd)
+        assert el is not None
+        printed = a.amt(el.get("POT")) + a.amt(el.get("RAKE"))
+        put: dict[str, int] = {}
+        for e in a.events[:upto]:
+            if isinstance(e, M.Post):
+                put[e.player] = put.get(e.player, 0) + e.amount
+            elif isinstance(e, M.Action):
+                put[e.player] = put.get(e.player, 0) + e.increment
+        ranked = sorted(put.values(), reverse=True)
+        excess = ranked[0] - ranked[1] if len(ranked) >= 2 else 0  # an uncalled part, paid back silently
+        dealt = list(dict.fromkeys(e.player for e in a.events if isinstance(e, M.HoleCards)))
+        dealt += [p for p in dict.fromkeys(e.get("PLAYER") or "" for e in h.findall("ACTION")
+                                           if e.get("TYPE") == "HAND_DEAL") if p not in dealt]  # fmt: skip
+        extra = printed - (sum(put.values()) - excess)
+        bb = a.amt(a.facts.get("bb")) if a.facts.get("bb") else 0
+        if not dealt or extra <= 0 or extra % len(dealt) or (bb and extra // len(dealt) >= bb):
+            return
+        ante = extra // len(dealt)
+        line = line_of(h)
+        a.events[0:0] = [M.Post(line=line, col=1, street="preflop", run=1, player=p, kind="ante", amount=ante,
+                                all_in=False, derived=True) for p in dealt]  # fmt: skip
+        # these exports print each stack after the ante was taken (an all-in puts in the printed
+        # stack and no more): the stack at the start of the hand had the ante too
+        a.seats = [replace(s, stack=s.stack + ante) if s.player in dealt else s for s in a.seats]
