@@ -71,7 +71,9 @@ def _mutant(name: str, old: str, new: str) -> tuple[str, int]:
 
 
 def test_mutation_collect_one_unit_more() -> None:
-    mutated, line = _mutant("cash_plo_posted_to_play_v5_2016", '<Seat num="1" amount="50.00"', '<Seat num="1" amount="50.01"')
+    mutated, line = _mutant(
+        "cash_plo_posted_to_play_v5_2016", '<Seat num="1" amount="50.00"', '<Seat num="1" amount="50.01"'
+    )
     assert ("A010", line - 1) in codes_at(audit_text(mutated))  # on the <Action type="Win"> line
 
 
@@ -106,7 +108,9 @@ def test_mutation_out_of_turn() -> None:
 
 
 def test_mutation_pot_to_the_loser() -> None:
-    mutated, line = _mutant("cash_nlhe_silent_return_2009", '<Seat num="2" amount="35.44"', '<Seat num="5" amount="35.44"')
+    mutated, line = _mutant(
+        "cash_nlhe_silent_return_2009", '<Seat num="2" amount="35.44"', '<Seat num="5" amount="35.44"'
+    )
     found = codes_at(audit_text(mutated))
     assert ("A004", line) in found or ("A005", line) in found, found
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from html.entities import name2codepoint
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from html.entities import name2codepoint
 from typing import Any, cast
 
 from auditor import findings as F
@@ -57,7 +57,12 @@ _GAMES = {"GAME_THM": "hold'em", "GAME_OMA": "omaha", "GAME_OMAHL": "omaha hi/lo
           "GAME_FCD": "5 card draw"}  # fmt: skip
 _LIMITS = {"NL": "no limit", "PL": "pot limit", "FL": "limit"}
 _STREETS = {"BOARD_FLOP": "FLOP", "BOARD_TURN": "TURN", "BOARD_RIVER": "RIVER"}
-_POSTS = {"HAND_SB": "small blind", "HAND_BB": "big blind", "HAND_DSB": "dead small blind", "HAND_AB": "small & big blinds"}
+_POSTS = {
+    "HAND_SB": "small blind",
+    "HAND_BB": "big blind",
+    "HAND_DSB": "dead small blind",
+    "HAND_AB": "small & big blinds",
+}
 
 
 _ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
