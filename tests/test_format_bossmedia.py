@@ -38,7 +38,9 @@ def test_xml_declaration_then_root_is_boss_media_not_ipoker() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    hands = [h for h in parse_text(_fixture("cash_nlhe_no_dealer_2010")) if isinstance(h, M.Hand)]
+    # the file as the site writes it: an XML declaration (iPoker's first line too), then <ROOT>
+    text = '<?xml version="1.0" encoding="UTF-8"?>\n<ROOT>\n' + _fixture("cash_nlhe_no_dealer_2010") + "</ROOT>\n"
+    hands = [h for h in parse_text(text) if isinstance(h, M.Hand)]
     assert [h.site for h in hands] == ["bossmedia"]
     assert hands[0].button == 1  # no DEALER printed: the seat before the small blind (seat 2)
 
