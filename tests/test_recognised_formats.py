@@ -15,8 +15,6 @@ from tests.conftest import corpus_dir
 
 # corpus folder -> the format card that names it
 FOLDERS = {
-    "microgaming": "microgaming",
-    "bossmedia": "bossmedia",
     "igt": "igt",
     "pkr": "pkr",
     "kingsclub": "kingsclub",

@@ -509,7 +509,7 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
 
 _ID_RE = re.compile(
     r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |#|HandId: #|^Game ID: |gamecode=\""
-    r"|<game id=\")([\w-]+)"
+    r"|<game id=\"|<Game (?:hhversion=\"\d+\" )?id=\"|<HISTORY ID=\")([\w-]+)"
 )
 
 
