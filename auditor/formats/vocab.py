@@ -204,6 +204,11 @@ POST_KINDS: dict[str, M.PostKind] = {
     # Entraction: "Blind out of turn:  genip  (0.04)", a live big blind of a player joining the table
     "blind out of turn": "big_blind",
     "small + big blind": "small_big_blind",
+    # PokerTracker conversions: "X: Post SB $0.05", "Post BB", "Post DB $0.35" (a returning
+    # player's dead small blind, with the live big blind when it is more than the small blind)
+    "sb": "small_blind",
+    "bb": "big_blind",
+    "db": "dead_small_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
@@ -232,6 +237,7 @@ _LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
                 "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
                 "\u00d2": "A", "\u0422": "A"}  # fmt: skip
 _LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
+_SUIT_FIRST = re.compile(r"([shdcSHDC])(10|[2-9TJQKA])")
 _CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
 _LOCAL_CARD = re.compile(
     r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)"
@@ -239,9 +245,13 @@ _LOCAL_CARD = re.compile(
 
 
 def card_of(token: str) -> str:
-    """One card as canonical text (a localised rank or suit word translated; anything else as printed)."""
+    """One card as canonical text (a localised rank or suit word translated; a card written suit
+    first, "SQ", "H10", "dJ" (PokerTracker's conversions of iPoker), turned round; anything else as printed)."""
     if _CANONICAL_CARD.fullmatch(token):
         return token
+    suit_first = _SUIT_FIRST.fullmatch(token)
+    if suit_first is not None:
+        return suit_first.group(2) + suit_first.group(1).lower()
     m = _LOCAL_CARD.fullmatch(token)
     if m is None:
         return token
