@@ -209,6 +209,10 @@ POST_KINDS: dict[str, M.PostKind] = {
     "sb": "small_blind",
     "bb": "big_blind",
     "db": "dead_small_blind",
+    # PokerTracker's Everest conversions: "posts the dead blind of $0.50" is a dead small blind; of
+    # the big blind's size it is a live big blind (the assembler reads a dead small blind larger
+    # than the small blind as a small & big blind post)
+    "the dead blind": "dead_small_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
@@ -251,7 +255,7 @@ def card_of(token: str) -> str:
         return token
     suit_first = _SUIT_FIRST.fullmatch(token)
     if suit_first is not None:
-        return suit_first.group(2) + suit_first.group(1).lower()
+        return suit_first.group(2).replace("10", "T") + suit_first.group(1).lower()
     m = _LOCAL_CARD.fullmatch(token)
     if m is None:
         return token
