@@ -213,6 +213,8 @@ POST_KINDS: dict[str, M.PostKind] = {
     # the big blind's size it is a live big blind (the assembler reads a dead small blind larger
     # than the small blind as a small & big blind post)
     "the dead blind": "dead_small_blind",
+    # PokerTracker's Microgaming conversions: "X posted to play - €0.10", a new player's live big blind
+    "to play": "big_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
@@ -276,6 +278,8 @@ def cards_of(text: str | None) -> tuple[str, ...]:
         return ()
     if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
         return tuple(text.strip().split(" - "))
+    if " of " in text:  # "A of c, 10 of h" (PokerTracker's Microgaming conversions)
+        text = text.replace(" of ", "")
     tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
