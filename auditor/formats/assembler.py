@@ -364,7 +364,7 @@ class HandAssembler:
         to_total = prev + inc
         top = max(self.street_bet.values(), default=0)
         kind: M.ActionKind
-        if verb.startswith("is all-in") or verb == "all-in":
+        if verb.startswith(("is all-in", "is all in")) or verb == "all-in":  # "is all in 2,375" (Cake)
             # the site names no verb: the amount says whether it bets, calls or raises
             all_in = True
             kind = "bet" if top == 0 else "call" if to_total <= top else "raise"

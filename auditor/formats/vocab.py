@@ -35,6 +35,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha_hi_lo", "omaha_hilo"),  # OnGame
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omahahl", "omaha_hilo"),  # 888
+    ("omahahilo", "omaha_hilo"),  # Cake
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
     ("plo5", "omaha5"),
