@@ -324,7 +324,11 @@ class HandAssembler:
             all_in = True
             if not any(self.street_bet.values()):
                 verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
-        if verb.startswith("call"):
+        if verb.startswith("call") and to is not None and amount is None:
+            to_total = self.amt(to)  # a call printed as the street total it makes (PKR "calls $0.04")
+            inc = to_total - prev
+            kind = "call"
+        elif verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "call"

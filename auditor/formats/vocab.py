@@ -151,6 +151,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "SIXTH STREET": "sixth",
         # OnGame: "Dealing pocket cards" (then "--- Dealing flop [..]", stud "Dealing 4th street")
         "POCKET CARDS": "preflop",
+        # PKR: "End of Hand #N" closes the hand (after the stacks, where others print a summary)
+        "END OF HAND": "summary",
     }
     return table.get(n), run
 
@@ -265,6 +267,8 @@ def card_of(token: str) -> str:
     return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
 
 
+_BRACKETED = re.compile(r"\[([^\]]*)\]")
+_SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
 _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
@@ -279,6 +283,9 @@ def cards_of(text: str | None) -> tuple[str, ...]:
         return ()
     if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
         return tuple(text.strip().split(" - "))
+    if text.startswith("["):  # "[T h][9 s]", "[qs][2s]" (PKR): one card a bracket, spaced or in lower case
+        tokens = [t for c in _BRACKETED.findall(text) for t in (_SPACED_CARD.sub(r"\1\2", c).split())]
+        return tuple(card_of(t[:-1].upper() + t[-1].lower()) for t in tokens)
     if " of " in text:  # "A of c, 10 of h" (PokerTracker's Microgaming conversions)
         text = text.replace(" of ", "")
     tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
