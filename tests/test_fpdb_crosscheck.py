@@ -59,7 +59,7 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution")
+SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr")
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
@@ -177,6 +177,20 @@ KNOWN_DISAGREEMENTS.update({
     (_CK + "All.streets.with.mucked.txt", SNAP, "Play***2", "totalProfit"): (-18, 0, _CK_SNAP),
     (_CK + "All.streets.with.mucked.txt", SNAP, "Play***3", "present"): (True, False, _CK_SNAP),
     (_CK + "All.streets.with.mucked.txt", SNAP, "Play***4", "present"): (True, False, _CK_SNAP),
+})
+
+# PKR hand 746382000 (2009): PKR prints a call as the street total it makes.  Player2 posts the $0.02
+# small blind and "calls $0.04" (adds $0.02), then calls to $0.16 on the flop: $0.20 in, as
+# hhaudit has it (fpdb's -28 counts the $0.04 call as added); Hero posts $0.04, raises to $0.16
+# and to $0.72 and folds: $0.92 (fpdb's -88 leaves out the posted $0.04).  Player3 "wins $3.66":
+# the old fpdb books no winnings for him.  The rake is printed per pot ("Taking Rake of $0.40 from
+# pot 1"), which hhaudit does not read (no total pot is printed): PotClaim is None.
+_PKR = "pkr/cash-flop/fpdb3/NLHE-2max-USD-0.02-0.04-200903.All-in.on.turn.txt"
+KNOWN_DISAGREEMENTS.update({
+    (_PKR, HP, HAND, "rake"): (None, 40, "PKR's per-pot rake line is not read (no total pot printed)"),
+    (_PKR, HP, "Hero", "totalProfit"): (-92, -88, "fpdb leaves out Hero's posted $0.04"),
+    (_PKR, HP, "Player2", "totalProfit"): (-20, -28, "PKR prints calls as the street total; fpdb adds them"),
+    (_PKR, HP, "Player3", "winnings"): (366, 0, "the old fpdb books no winnings for 'Player3 wins $3.66'"),
 })
 
 # Raw files whose first hand hhaudit does not parse (or parses with findings), with the reason.
