@@ -70,7 +70,7 @@ def test_a_return_printed_beyond_the_bet_is_a010() -> None:
     # PKR prints the return of a partly called bet ("Returning $5.25 to Hero uncalled"); a return of
     # more than Hero put in is caught by the money check (A001 is not run: bets nobody calls go
     # back without a line, so a missing return line is no finding)
-    lines, n = edit(fixture("cash_nlhe_lowercase_cards"), "Returning $5.25 to Hero uncalled",
+    lines, _n = edit(fixture("cash_nlhe_lowercase_cards"), "Returning $5.25 to Hero uncalled",
                     "Returning $500.25 to Hero uncalled")  # fmt: skip
     assert first(lines, "A010") is not None
 

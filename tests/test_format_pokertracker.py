@@ -77,7 +77,7 @@ def test_fixture_hands_audit_clean(name: str) -> None:
 
 def test_collected_one_cent_more_is_a010() -> None:
     # iPoker conversion, 2011: "Total pot $0.24 Rake $0.01", the winner gets $0.24
-    lines, n = edit(fixture("ipoker_2011_cash_showdown"), "Player2: wins $0.24", "Player2: wins $0.25")
+    lines, _n = edit(fixture("ipoker_2011_cash_showdown"), "Player2: wins $0.24", "Player2: wins $0.25")
     assert first(lines, "A010") == lines.index("Total pot $0.24 Rake $0.01") + 1
 
 

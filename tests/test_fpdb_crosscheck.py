@@ -161,23 +161,25 @@ KNOWN_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[object, object, str]]
 _CK = "cake-revolution/cash-flop/fpdb3/LHE-FR-0.02-0.04-201105."
 _CK_RAKE = "Cake prints no rake: the .hp derives one; hhaudit records what the site printed"
 _CK_SNAP = "fpdb's snapshot read no action of this Cake hand (every player committed 0)"
-KNOWN_DISAGREEMENTS.update({
-    (_CK + "All-in.txt", HP, HAND, "rake"): (None, 4, _CK_RAKE),
-    (_CK + "All.streets.with.mucked.txt", HP, HAND, "rake"): (None, 4, _CK_RAKE),
-    (_CK + "All-in.txt", SNAP, HAND, "rake"): (None, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, HAND, "totalPot"): (None, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, "Hero", "committed"): (31, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, "Hero", "winnings"): (31, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, "Play***3", "committed"): (4, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, "Play***3", "totalProfit"): (-4, 0, _CK_SNAP),
-    (_CK + "All-in.txt", SNAP, "Vill***1", "present"): (True, False, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, HAND, "rake"): (None, 0, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, HAND, "totalPot"): (None, 0, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, "Play***2", "committed"): (18, 0, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, "Play***2", "totalProfit"): (-18, 0, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, "Play***3", "present"): (True, False, _CK_SNAP),
-    (_CK + "All.streets.with.mucked.txt", SNAP, "Play***4", "present"): (True, False, _CK_SNAP),
-})
+KNOWN_DISAGREEMENTS.update(
+    {
+        (_CK + "All-in.txt", HP, HAND, "rake"): (None, 4, _CK_RAKE),
+        (_CK + "All.streets.with.mucked.txt", HP, HAND, "rake"): (None, 4, _CK_RAKE),
+        (_CK + "All-in.txt", SNAP, HAND, "rake"): (None, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, HAND, "totalPot"): (None, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, "Hero", "committed"): (31, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, "Hero", "winnings"): (31, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, "Play***3", "committed"): (4, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, "Play***3", "totalProfit"): (-4, 0, _CK_SNAP),
+        (_CK + "All-in.txt", SNAP, "Vill***1", "present"): (True, False, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, HAND, "rake"): (None, 0, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, HAND, "totalPot"): (None, 0, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, "Play***2", "committed"): (18, 0, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, "Play***2", "totalProfit"): (-18, 0, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, "Play***3", "present"): (True, False, _CK_SNAP),
+        (_CK + "All.streets.with.mucked.txt", SNAP, "Play***4", "present"): (True, False, _CK_SNAP),
+    }
+)
 
 # PKR hand 746382000 (2009): PKR prints a call as the street total it makes.  Player2 posts the $0.02
 # small blind and "calls $0.04" (adds $0.02), then calls to $0.16 on the flop: $0.20 in, as
@@ -186,12 +188,14 @@ KNOWN_DISAGREEMENTS.update({
 # the old fpdb books no winnings for him.  The rake is printed per pot ("Taking Rake of $0.40 from
 # pot 1"), which hhaudit does not read (no total pot is printed): PotClaim is None.
 _PKR = "pkr/cash-flop/fpdb3/NLHE-2max-USD-0.02-0.04-200903.All-in.on.turn.txt"
-KNOWN_DISAGREEMENTS.update({
-    (_PKR, HP, HAND, "rake"): (None, 40, "PKR's per-pot rake line is not read (no total pot printed)"),
-    (_PKR, HP, "Hero", "totalProfit"): (-92, -88, "fpdb leaves out Hero's posted $0.04"),
-    (_PKR, HP, "Player2", "totalProfit"): (-20, -28, "PKR prints calls as the street total; fpdb adds them"),
-    (_PKR, HP, "Player3", "winnings"): (366, 0, "the old fpdb books no winnings for 'Player3 wins $3.66'"),
-})
+KNOWN_DISAGREEMENTS.update(
+    {
+        (_PKR, HP, HAND, "rake"): (None, 40, "PKR's per-pot rake line is not read (no total pot printed)"),
+        (_PKR, HP, "Hero", "totalProfit"): (-92, -88, "fpdb leaves out Hero's posted $0.04"),
+        (_PKR, HP, "Player2", "totalProfit"): (-20, -28, "PKR prints calls as the street total; fpdb adds them"),
+        (_PKR, HP, "Player3", "winnings"): (366, 0, "the old fpdb books no winnings for 'Player3 wins $3.66'"),
+    }
+)
 
 # Raw files whose first hand hhaudit does not parse (or parses with findings), with the reason.
 KNOWN_UNPARSED: dict[str, str] = {}
