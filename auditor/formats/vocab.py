@@ -84,7 +84,7 @@ def structure_of(text: str) -> M.Structure:
         return "PL"
     if "no limit" in t or t in ("nl", "no-limit"):
         return "NL"
-    if "limit" in t or t in ("fl", "fixed"):
+    if "limit" in t or t in ("fl", "fixed", "normal"):  # Absolute / UltimateBet call fixed limit "Normal"
         return "FL"
     return "MIXED"
 
@@ -218,6 +218,9 @@ POST_KINDS: dict[str, M.PostKind] = {
     "the dead blind": "dead_small_blind",
     # PokerTracker's Microgaming conversions: "X posted to play - €0.10", a new player's live big blind
     "to play": "big_blind",
+    # Absolute / UltimateBet: "X - Posts dead $0.01" (a dead small blind); "Posts small blind",
+    # "Posts $0.02" (a live big blind to come in), "Ante", "Bring-In" are read as above
+    "posts dead": "dead_small_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
