@@ -59,7 +59,7 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr")
+SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr", "absolute-ub")
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
