@@ -506,8 +506,8 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
 }
 
 _ID_RE = re.compile(
-    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |\*\* Game ID |\*\* Hand # |#|HandId: #|^Game ID: "
-    r"|gamecode=\""
+    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |\*\* Game ID |\*\* Hand # |#"
+    r"|HandId: #|^Game ID: |gamecode=\""
     r"|<game id=\")([\w-]+)"
 )
 
