@@ -161,6 +161,7 @@ POST_KINDS: dict[str, M.PostKind] = {
     "small blind": "small_blind",
     "big blind": "big_blind",
     "small & big blinds": "small_big_blind",
+    "small & big blind": "small_big_blind",  # Seals With Clubs
     "the ante": "ante",
     "ante": "ante",
     "missed blind": "missed_blind",
