@@ -59,7 +59,7 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr", "absolute-ub")
+SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr", "absolute-ub", "everest")
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
@@ -194,6 +194,95 @@ KNOWN_DISAGREEMENTS.update(
         (_PKR, HP, "Hero", "totalProfit"): (-92, -88, "fpdb leaves out Hero's posted $0.04"),
         (_PKR, HP, "Player2", "totalProfit"): (-20, -28, "PKR prints calls as the street total; fpdb adds them"),
         (_PKR, HP, "Player3", "winnings"): (366, 0, "the old fpdb books no winnings for 'Player3 wins $3.66'"),
+    }
+)
+
+# Everest (XML): seats are numbered from 0 (position="2"); hhaudit reads position + 1 (the model's
+# seats start at 1), the .hp keeps the position.  Amounts are hundredths of the table's unit
+# (balance="78" is €0.78 at a €0.01/€0.02 table whose blinds are amount="1" and "2"): the .hp reads
+# the balances as whole units (x100; its winnings agree with hhaudit's).  The PLO hand's
+# <SWEEP rake="150" tax="100">: hhaudit keeps the tax apart (a fee), the .hp books rake + tax.
+_EV_SEAT = "Everest seats are numbered from 0: hhaudit reads position + 1, the .hp the position"
+_EV_CASH = "Everest amounts are hundredths: the .hp reads balances as whole units (x100)"
+KNOWN_DISAGREEMENTS.update(
+    {
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Hero", "seatNo"): (
+            3,
+            "2",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Hero", "startCash"): (
+            200,
+            20000,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player1", "seatNo"): (
+            1,
+            "0",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player1", "startCash"): (
+            78,
+            7800,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player2", "seatNo"): (
+            2,
+            "1",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player2", "startCash"): (
+            67,
+            6700,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player4", "seatNo"): (
+            4,
+            "3",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player4", "startCash"): (
+            200,
+            20000,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player5", "seatNo"): (
+            5,
+            "4",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player5", "startCash"): (
+            131,
+            13100,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player6", "seatNo"): (
+            6,
+            "5",
+            _EV_SEAT,
+        ),
+        ("everest/cash-flop/fpdb3/NLHE-EUR-0.01-0.02-201104.Sample.emailed.txt", HP, "Player6", "startCash"): (
+            654,
+            65400,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/PLO-EUR-5-10-Unknown-Sample.txt", HP, HAND, "rake"): (
+            150,
+            250,
+            "the .hp books Everest's tax (100) as rake; hhaudit keeps it as a fee",
+        ),
+        ("everest/cash-flop/fpdb3/PLO-EUR-5-10-Unknown-Sample.txt", HP, "Hero", "seatNo"): (1, "0", _EV_SEAT),
+        ("everest/cash-flop/fpdb3/PLO-EUR-5-10-Unknown-Sample.txt", HP, "Hero", "startCash"): (
+            100000,
+            10000000,
+            _EV_CASH,
+        ),
+        ("everest/cash-flop/fpdb3/PLO-EUR-5-10-Unknown-Sample.txt", HP, "Villain", "seatNo"): (5, "4", _EV_SEAT),
+        ("everest/cash-flop/fpdb3/PLO-EUR-5-10-Unknown-Sample.txt", HP, "Villain", "startCash"): (
+            50000,
+            5000000,
+            _EV_CASH,
+        ),
     }
 )
 

@@ -19,7 +19,6 @@ FOLDERS = {
     "bossmedia": "bossmedia",
     "igt": "igt",
     "kingsclub": "kingsclub",
-    "everest": "everest",
     "enet-peoplesnetwork": "enet",
     "unibet": "unibet",
     "betfair": "betfair",
