@@ -40,6 +40,16 @@ _STRUCTURES = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "fixed-limit": 
 _STREETS = {3: "FLOP", 4: "TURN", 5: "RIVER"}
 
 
+def _int(text: str | None, line: int, what: str) -> int:
+    """A printed whole number: ASCII digits only (a sign allowed), at most eighteen of them, else
+    the hand cannot be read (P006 at the line)."""
+    t = (text or "").strip()
+    digits = t[1:] if t[:1] == "-" else t
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise ReadFailure("P006", line, 1, f"the {what} {t[:20]!r} is not a whole number")
+    return int(t)
+
+
 def _attrs(text: str) -> dict[str, str]:
     return dict(_ATTR.findall(text))
 
@@ -53,7 +63,7 @@ def _money(minor: int) -> str:
 
 def _date(epoch: str | None) -> str | None:
     """The hand's start (``time="1303913758"``, seconds since 1970, UTC) as a date and time."""
-    if not epoch or not epoch.isdigit() or len(epoch) > 11:
+    if not epoch or not (epoch.isascii() and epoch.isdigit()) or len(epoch) > 11:
         return None
     return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -148,27 +158,46 @@ class Reader:
                 continue
             tag, at, text = m.group("tag"), _attrs(m.group("attrs")), m.group("text")
             player = names.get(at.get("position", ""), "")
+            if tag not in ("SEAT", "DEALER", "CHAT", "SWEEP", "COMMUNITY", "PRIZE") and player not in stacks:
+                raise ReadFailure(
+                    "P001",
+                    a.line,
+                    1,
+                    f"the everest reader could not read this hand: <{tag}> names "
+                    f"no seated player (position {at.get('position', '')[:20]!r})",
+                )
             if tag != "HOLE" and holes:
                 deal_holes()
                 a.line = chunk.first_line + i
             if tag == "SEAT":
+                if "name" not in at or "position" not in at:
+                    raise ReadFailure(
+                        "P001",
+                        a.line,
+                        1,
+                        "the everest reader could not read this hand: a <SEAT> with no name or position",
+                    )
                 names[at["position"]] = at["name"]
-                stacks[at["name"]] = int(at["balance"])
-                a.seat(str(int(at["position"]) + 1), at["name"], _money(int(at["balance"])))
+                stacks[at["name"]] = _int(at.get("balance"), a.line, "balance")
+                a.seat(
+                    str(_int(at.get("position"), a.line, "seat position") + 1),
+                    at["name"],
+                    _money(_int(at.get("balance"), a.line, "balance")),
+                )
             elif tag == "DEALER":
-                a.table({"button": str(int(at["position"]) + 1)})
+                a.table({"button": str(_int(at.get("position"), a.line, "seat position") + 1)})
             elif tag == "BLIND":
-                amount = int(at["amount"])
+                amount = _int(at.get("amount"), a.line, "amount")
                 kind = "small blind" if blinds == 0 else "big blind"
                 blinds += 1
                 a.header({"sb" if kind == "small blind" else "bb": _money(amount)})
                 stacks[player] -= amount
                 a.post(player, kind, _money(amount), all_in=stacks[player] <= 0)
-                if int(at.get("penalty") or 0):
-                    a.post(player, "dead blind", _money(int(at["penalty"])))
-                    stacks[player] -= int(at["penalty"])
+                if _int(at.get("penalty") or "0", a.line, "penalty"):
+                    a.post(player, "dead blind", _money(_int(at.get("penalty"), a.line, "penalty")))
+                    stacks[player] -= _int(at.get("penalty"), a.line, "penalty")
             elif tag == "ANTE":
-                amount = int(at["amount"])
+                amount = _int(at.get("amount"), a.line, "amount")
                 stacks[player] -= amount
                 a.post(player, "ante", _money(amount), all_in=stacks[player] <= 0)
             elif tag == "XBLIND":
@@ -179,14 +208,18 @@ class Reader:
                 if text and text.strip() != "--":
                     holes[player].append(text.strip())
             elif tag == "BET":
-                self._bet(a, player, int(at["amount"]), stacks)
+                self._bet(a, player, _int(at.get("amount"), a.line, "amount"), stacks)
             elif tag == "FOLD":
                 a.action(player, "folds")
             elif tag == "PUSH":
-                stacks[player] += int(at["amount"])
-                a.uncalled(player, _money(int(at["amount"])))
+                stacks[player] += _int(at.get("amount"), a.line, "amount")
+                a.uncalled(player, _money(_int(at.get("amount"), a.line, "amount")))
             elif tag == "SWEEP":
-                sweep = (int(text or 0), int(at.get("rake") or 0), int(at.get("tax") or 0))
+                sweep = (
+                    _int(text or "0", a.line, "pot"),
+                    _int(at.get("rake") or "0", a.line, "rake"),
+                    _int(at.get("tax") or "0", a.line, "tax"),
+                )
             elif tag == "COMMUNITY":
                 cards = _cards(text)
                 n = len(cards.split())
@@ -201,7 +234,11 @@ class Reader:
                     total, rake, tax = sweep
                     a.pot_claim(total, (), rake, (("tax", tax),) if tax else ())
                 pot = at.get("pot", "0")
-                a.collect(player, _money(int(at["amount"])), "main pot" if pot == "0" else f"side pot {pot}")
+                a.collect(
+                    player,
+                    _money(_int(at.get("amount"), a.line, "amount")),
+                    "main pot" if pot == "0" else f"side pot {pot}",
+                )
             elif tag == "CHAT":
                 a.table_event(at.get("name"), "chat", text or "")
             elif tag == "PRIZE":
