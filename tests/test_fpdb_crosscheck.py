@@ -59,7 +59,7 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "cake-revolution", "pkr", "absolute-ub", "everest")
+SITES = ("pokerstars", "ggpoker", "winamax", "ipoker", "cake-revolution", "pkr", "absolute-ub", "everest")
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
@@ -79,6 +79,8 @@ _W_BIGWINS = _WC + "NLHE-FR-EUR-0.02-0.05-201010.Real.side.pot.with.bad.collecte
 _W_LOSESMAIN = _WC + "NLHE-FR-EUR-0.02-0.05-201010.Side.pot.Biggest.stack.loses.main.txt"
 _W_PLO = _WC + "PLO-FR-EUR-0.02-0.05-201009.Real.side.pot.with.bad.collected.txt"
 _W_MTT = _WT + "NLHE-Free-MTT-201206-Ticket.only.sample.txt"
+_IP_ES = "ipoker/cash-flop/fpdb3/NLHE-6max-USD-0.01-0.02-201111.Spanish.sample.xml"
+_IP_STUD = "ipoker/cash-stud/fpdb3/5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml"
 
 # Why the old fpdb (.hp) "winnings" differ on Winamax: Winamax never prints "Uncalled bet ...
 # returned"; the unmatched part of the biggest stack comes back as part of a "collected" line (or
@@ -150,6 +152,17 @@ KNOWN_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[object, object, str]]
     # the five cash hands), but for this 18-digit A it stored 112614957329151 (A cut to 14 digits,
     # then B).  The seats, stacks and actions agree, so the snapshot does describe this hand.
     (_W_MTT, SNAP, HAND, "siteHandNo"): (1126149573291540491, 112614957329151, "fpdb truncates a long Winamax id"),
+    # iPoker: older clients pay an uncalled bet back inside the player's "win" ($0.08 here: the
+    # $0.04 pot and the $0.04 river bet nobody called); hhaudit records the win the site printed
+    # (its rules then find the return inside it), fpdb books only the pot as winnings.
+    (_IP_ES, HP, "Player6", "winnings"): (8, 4, "iPoker's win includes the uncalled bet"),
+    # fpdb's snapshot numbers iPoker hands by the <session sessioncode=...>, not the <game gamecode=...>
+    (_IP_ES, SNAP, HAND, "siteHandNo"): (3013573623, 3463791241, "fpdb numbers iPoker hands by session"),
+    (_IP_STUD, SNAP, HAND, "siteHandNo"): (3013529647, 3463716601, "fpdb numbers iPoker hands by session"),
+    # both players bet $0.22 and the winner was paid $0.42: $0.44 went in and $0.02 was kept.
+    # fpdb takes the payout as the pot and books no rake; hhaudit's claim is what went in.
+    (_IP_STUD, SNAP, HAND, "totalPot"): (44, 42, "fpdb takes iPoker's payout as the pot"),
+    (_IP_STUD, SNAP, HAND, "rake"): (2, 0, "fpdb books no rake where $0.44 went in and $0.42 came out"),
 }
 
 # Cake / Revolution: the .hp files agree on every player (seats, stacks, money) but book a hand rake
@@ -564,7 +577,7 @@ def compare_file(res: Result, raw: Path) -> None:
 
 @cache
 def crosscheck(root: Path = CORPUS) -> Result:
-    """Compare every sidecar of the PokerStars, GGPoker and Winamax folders (cached per root)."""
+    """Compare every sidecar of the folders of SITES (cached per root)."""
     res = Result(root)
     dirs = [root / s for s in SITES]
     if not all(d.is_dir() for d in dirs):

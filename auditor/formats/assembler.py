@@ -148,6 +148,22 @@ class HandAssembler:
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
+        if f.get("brand"):
+            from auditor.formats.registry import REGISTRY
+
+            fmt = REGISTRY.get(self.format)
+            if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
+                self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+
+    def _raise_to_net(self, player: str) -> bool:
+        """Whether this hand's "raises X to Y" leaves out the raiser's earlier voluntary chips on
+        the street (export fact ``raise_to_net_of_own_bet_before``)."""
+        before = self.export.raise_to_net_of_own_bet_before
+        if not before or not any(isinstance(e, M.Action) and e.player == player and e.street == self.street
+                                 and e.kind in ("bet", "call", "raise") for e in self.events):  # fmt: skip
+            return False
+        m = re.match(r"\s*(\d{4})[/.-](\d{1,2})", str(self.facts.get("date") or ""))
+        return m is not None and f"{m[1]}-{int(m[2]):02d}" < before
 
     def table(self, values: dict[str, Any]) -> None:
         self.facts.update({k: v for k, v in values.items() if v is not None})
@@ -357,6 +373,8 @@ class HandAssembler:
         else:  # raises A to B / completes it to B
             to_total = self.amt(to or amount)
             printed = self.amt(amount) if to and amount else None
+            if to and self._raise_to_net(player):
+                to_total += prev
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
         self.street_bet[player] = to_total

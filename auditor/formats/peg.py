@@ -444,6 +444,8 @@ class PegVisitor:
                 label = g["label"].lower().replace(" ", "_")
                 if label == "rake":
                     rake = a.amt(g["amount"])
+                elif label == "stp" and any(isinstance(e, M.CashDrop) for e in a.events):
+                    pass  # "Splash the pot": the house's money added to the pot (its drop line), not a fee
                 else:
                     fees.append((label, a.amt(g["amount"])))
             elif name.startswith("total_norake"):

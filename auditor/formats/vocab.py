@@ -320,7 +320,7 @@ def table_event_kind(what: str) -> M.TableEventKind:
         return "sitting_out"
     if "returned" in what or "is back" in what or "re-join" in what:
         return "returned"
-    if "joins" in what or "sits down" in what or "sit down" in what:
+    if "joins" in what or "joined the table" in what or "sits down" in what or "sit down" in what:
         return "joins"
     if "leaves" in what or "left the table" in what or "stands up" in what or "removed" in what or "leave user" in what:
         return "leaves"

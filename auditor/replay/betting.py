@@ -47,6 +47,8 @@ class Player:
     capped: bool = False
     acted: bool = False
     seated: bool = True
+    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
+    stack_known: bool = True
 
     @property
     def active(self) -> bool:
@@ -138,9 +140,13 @@ class Replay:
         }
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
+        for pl in self.players.values():
+            pl.pos = pl.seat
+        if facts.unlisted_joiners:
+            self._place_joiners()
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
-                            key=lambda pl: pl.seat)  # fmt: skip
-        self.seat_numbers = [pl.seat for pl in self.order]
+                            key=lambda pl: pl.pos)  # fmt: skip
+        self.seat_numbers = [pl.pos for pl in self.order]
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
@@ -160,7 +166,7 @@ class Replay:
         self.raises = 0
         self.round_players = 0
         self.capped_multiway = False
-        self.anchor_seat = hand.button if hand.button is not None else 0
+        self.anchor_seat: float = hand.button if hand.button is not None else 0
         self.last_actor: Player | None = None
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
@@ -170,9 +176,46 @@ class Replay:
         self.makeup = {e.player for e in hand.events if isinstance(e, M.Post)
                        and e.kind in ("dead_small_blind", "missed_blind")}  # fmt: skip
         self.leaving_folds = facts.leaving_folds
+        self.sitting_out_folds = facts.sitting_out_folds
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
 
     # ------------------------------------------------------------------ setup
+    def _place_joiners(self) -> None:
+        """Players who join as the hand starts ("X has joined the table.") and post have no seat
+        line, or one with a zero stack (PartyPoker): their stack is unknown (never judged) and their place in the turn
+        order is taken from where they first post or act: right after the player before them."""
+        joined = {e.player for e in self.h.events if isinstance(e, M.TableEvent) and e.kind == "joins"}
+        unknown = {n for n, pl in self.players.items() if not pl.seated and n in joined}
+        unknown |= {e.player for e in self.h.events
+                    if isinstance(e, M.Post) and e.player in self.players and self.players[e.player].seated
+                    and self.players[e.player].stack0 == 0}  # fmt: skip
+        if not unknown:
+            return
+        prev: Player | None = None
+        for e in self.h.events:
+            if isinstance(e, M.Board):
+                prev = None  # a new round starts after the button
+            if not isinstance(e, M.Post | M.Action) or e.player not in self.players:
+                continue
+            pl = self.players[e.player]
+            if pl.name in unknown:
+                unknown.discard(pl.name)
+                pl.stack_known = False
+                pl.stack0 = pl.stack = 10**15  # unknown: never short of chips
+                if pl.seated:  # a seat line with a zero stack: the seat is known
+                    prev = pl
+                    continue
+                pl.seated = True
+                base = prev.pos if prev is not None else float(self.h.button or 0)
+                taken = {q.pos for q in self.players.values() if q is not pl and q.seated}
+                step = 0.5
+                while base + step in taken:
+                    step /= 2
+                pl.pos = base + step
+                if pl.seat < 0:
+                    pl.seat = int(base)
+            prev = pl
+
     def _nominal_bb(self, facts: ExportFacts) -> int:
         h = self.h
         posted: dict[str, int] = {}
@@ -182,6 +225,15 @@ class Replay:
                 if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
                         and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
                     continue  # a short all-in big blind of a site that never marks all-ins (888)
+                if (not facts.marks_all_in_posts and not h.big_blind and pl is not None
+                        and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
+                    # a big blind that takes the poster's last chips, unmarked, at a table whose
+                    # header does not print the blinds (Party's buy-in headers): the blind is what
+                    # the first caller who had posted nothing puts in
+                    posters = {x.player for x in h.events if isinstance(x, M.Post)}
+                    call = next((x.increment for x in h.events if isinstance(x, M.Action) and x.street == e.street
+                                 and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
+                    return max(call, e.amount)
                 return e.amount
             if isinstance(e, M.Post):
                 posted[e.player] = posted.get(e.player, 0) + e.amount
@@ -206,7 +258,7 @@ class Replay:
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
         if anchor is not None:
-            self.anchor_seat = anchor.seat
+            self.anchor_seat = anchor.pos
         self.round_players = sum(1 for pl in self.order if pl.active)
 
     def _start_street(self, street: M.Street) -> None:
@@ -219,9 +271,22 @@ class Replay:
         self.full_level = 0
         self.raises = 0
         self.capped_multiway = False
-        self.anchor_seat = self.h.button if self.h.button is not None else 0
+        self.anchor_seat = self._postflop_anchor()
         self.last_actor = None
         self.round_players = sum(1 for pl in self.order if pl.active)
+
+    def _postflop_anchor(self) -> float:
+        """The seat after which a post-flop round starts: the button; when the record does not
+        print it (some iPoker games), the seat just before the small blind (heads-up, the small
+        blind is the button), else just before the big blind."""
+        if self.h.button is not None:
+            return self.h.button
+        sb, bb = self.sb_player, self.bb_player
+        if sb is not None and sb.seated:
+            return sb.pos if len(self.order) == 2 else sb.pos - 0.01
+        if bb is not None and bb.seated:
+            return bb.pos - 0.01
+        return 0
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
@@ -254,7 +319,7 @@ class Replay:
         order = self.order
         if not order or self.not_folded() <= 1:
             return None
-        start = self.last_actor.seat if self.last_actor is not None else self.anchor_seat
+        start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
@@ -506,13 +571,15 @@ class Replay:
                 self.on_return(e)
             elif isinstance(e, M.CashDrop):
                 self.house += e.amount
-            elif isinstance(e, M.TableEvent) and e.kind == "leaves" and self.leaving_folds:
+            elif isinstance(e, M.TableEvent) and (
+                (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
+            ):
                 self.on_leave(i, e)
         return self.trace
 
     def on_leave(self, i: int, e: M.TableEvent) -> None:
-        """A player who leaves the table while still in the hand is out of it (the site prints no
-        fold line: Chico), unless they are all-in or act again later in the record."""
+        """A player who leaves the table (Chico) or sits out (iPoker) while still in the hand is out
+        of it (the site prints no fold line), unless they are all-in or act again later in the record."""
         pl = self.players.get(e.player or "")
         if pl is None or pl.folded or pl.all_in:
             return

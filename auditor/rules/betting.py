@@ -103,7 +103,7 @@ def b004(t: Trace) -> Iterator[Finding]:
     for s in _live(t, seated=True):
         e = s.event
         assert isinstance(e, M.Action)
-        if s.expected == e.player:
+        if s.expected == e.player or (s.expected is None and e.kind == "check" and t.facts.checks_when_no_betting):
             continue
         who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
         yield flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
@@ -127,7 +127,7 @@ def b005(t: Trace) -> Iterator[Finding]:
             why = "after the hand had ended (every other player had folded)"
         elif s.actor_folded:
             why = "after folding"
-        elif s.actor_all_in and e.kind != "fold":
+        elif s.actor_all_in and e.kind != "fold" and not (e.kind == "check" and t.facts.checks_when_no_betting):
             why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
         else:
             continue

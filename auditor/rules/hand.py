@@ -185,7 +185,7 @@ def h003(t: Trace) -> Iterator[Finding]:
             yield flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}")
         seats.setdefault(s.seat, s.player)
         names.setdefault(s.player, s.seat)
-        if h.max_seats and s.seat > h.max_seats:
+        if h.max_seats and s.seat > h.max_seats and not t.facts.spread_seat_numbers:
             yield flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
     if (
         h.button is not None
