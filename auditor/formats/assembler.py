@@ -340,7 +340,11 @@ class HandAssembler:
             all_in = True
             if not any(self.street_bet.values()):
                 verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
-        if verb.startswith("call"):
+        if verb.startswith("call") and to is not None and amount is None:
+            to_total = self.amt(to)  # a call printed as the street total it makes (PKR "calls $0.04")
+            inc = to_total - prev
+            kind = "call"
+        elif verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "call"
@@ -382,7 +386,7 @@ class HandAssembler:
         to_total = prev + inc
         top = max(self.street_bet.values(), default=0)
         kind: M.ActionKind
-        if verb.startswith("is all-in") or verb == "all-in":
+        if verb.startswith(("is all-in", "is all in")) or verb == "all-in":  # "is all in 2,375" (Cake)
             # the site names no verb: the amount says whether it bets, calls or raises
             all_in = True
             kind = "bet" if top == 0 else "call" if to_total <= top else "raise"

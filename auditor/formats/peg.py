@@ -508,7 +508,8 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
 }
 
 _ID_RE = re.compile(
-    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |#|HandId: #|^Game ID: |gamecode=\""
+    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |\*\* Game ID |\*\* Hand # |#"
+    r"|HandId: #|^Game ID: |gamecode=\"|<HAND time=\"\d+\" id=\""
     r"|<game id=\"|<Game (?:hhversion=\"\d+\" )?id=\"|<HISTORY ID=\")([\w-]+)"
 )
 
