@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +174,14 @@ class PegGrammar:
         won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
         return cls(format_name, g, won, _line_rules(g), facts or ExportFacts())
 
+    @cached_property
+    def dispatch(self) -> Dispatch:
+        """The body line rules worth trying on a line, by the line's first character (derived from
+        the rules' literal prefixes, so the grammar alone decides): a rule whose every match starts
+        with "Seat " is only tried on lines starting with "S".  Order is the grammar's (ordered
+        choice).  Each rule comes as ``(prefix, regex, expr, name, handler)``."""
+        return Dispatch.of(self.lines)
+
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
         expr = self.grammar[rule]
@@ -181,6 +190,29 @@ class PegGrammar:
                 raise ValueError(f"rule {rule} of {self.format} does not start with a regex")
             expr = expr.members[0]
         return re.compile(expr.re.pattern, expr.re.flags & 0xFF)
+
+
+#: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
+#: name, handler name.
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """Line rules by first character (see :attr:`PegGrammar.dispatch`)."""
+
+    by_first: dict[str, tuple[Candidate, ...]]
+    other: tuple[Candidate, ...]  # lines whose first character starts no rule's prefix
+
+    @classmethod
+    def of(cls, lines: Sequence[LineRule]) -> Dispatch:
+        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler) for r in lines]
+        firsts = {p[0] for p, *_ in cands if p}
+        by_first = {c: tuple(x for x in cands if not x[0] or x[0][0] == c) for c in firsts}
+        return cls(by_first, tuple(x for x in cands if not x[0]))
+
+    def rules_for(self, line: str) -> tuple[Candidate, ...]:
+        return self.by_first.get(line[:1], self.other)
 
 
 def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
@@ -212,16 +244,16 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for r in grammar.lines:
-        if r.handler == "unknown" or (r.prefix and not line.startswith(r.prefix)):
+    for prefix, regex, expr, _name, handler in grammar.dispatch.rules_for(line):
+        if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
-        if r.regex is not None:
-            m = r.regex.match(line)
+        if regex is not None:
+            m = regex.match(line)
             if m is not None and m.end() == len(line):
                 return True
             continue
         try:
-            if r.expr.match(line).end == len(line):
+            if expr.match(line).end == len(line):
                 return True
         except ParseError:
             continue
@@ -274,7 +306,8 @@ class PegVisitor:
 
     def read_lines(self, lines: Sequence[str], first: int) -> None:
         """Read body lines one by one with the grammar's ``entry`` alternatives."""
-        rules = self.g.lines
+        d = self.g.dispatch
+        by_first, other = d.by_first, d.other
         handlers = HANDLERS
         a = self.a
         for j, line in enumerate(lines):
@@ -282,28 +315,26 @@ class PegVisitor:
                 continue
             a.line = first + j
             a.col = 1
-            for r in rules:
-                if r.regex is not None:
-                    if r.prefix and not line.startswith(r.prefix):
-                        continue
-                    m = r.regex.match(line)
+            for prefix, regex, expr, name, handler in by_first.get(line[0], other):
+                if prefix and not line.startswith(prefix):
+                    continue
+                if regex is not None:
+                    m = regex.match(line)
                     if m is None:
                         continue
                     if m.end() != len(line):
                         raise _Slow
-                    parts: Parts = [(r.name, m.groupdict())]
+                    parts: Parts = [(name, m.groupdict())]
                 else:
-                    if r.prefix and not line.startswith(r.prefix):
-                        continue
                     try:
-                        node = r.expr.match(line)
+                        node = expr.match(line)
                     except ParseError:
                         continue
                     if node.end != len(line):
                         raise _Slow
                     parts = []
                     _regex_parts(node, parts)
-                handlers[r.handler](self, parts, _Line(line))
+                handlers[handler](self, parts, _Line(line))
                 break
             else:
                 raise _Slow

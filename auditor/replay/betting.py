@@ -58,9 +58,13 @@ class Player:
         return self.live_total + self.ante_total + self.dead - self.returned
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
-    """The facts at one wager or post, before it was applied."""
+    """The facts at one wager or post, before it was applied.
+
+    Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
+    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).
+    """
 
     index: int
     event: M.Action | M.Post
