@@ -140,11 +140,7 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involved = {
-            e.player
-            for e in hand.events
-            if isinstance(e, _INVOLVING) and getattr(e, "player", None)
-        }
+        involved = {e.player for e in hand.events if isinstance(e, _INVOLVING) and getattr(e, "player", None)}
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
