@@ -6,7 +6,10 @@ fingerprint)``.  It keeps the first ``spill_at`` hands in a dict (a few hundred 
 small runs never touch the disk), then moves them to a temporary SQLite database on disk and
 keeps every later one there: a run's memory then stops growing with its number of hands (SQLite's
 page cache is capped at ``cache_kib``), and the database takes ~360 bytes a hand on disk (mostly
-the fingerprint, 8 bytes a line), deleted when the store is closed or collected.  Lookups are
+the fingerprint, 8 bytes a line), deleted when the store is closed or collected.  Measured
+(``DuplicateIds.copy_of`` alone, hands of 32 lines): 2,000,000 hands peak at 44 MiB of process
+memory (21 MiB of it the interpreter), the same at 250,000 as at 2,000,000; on disk, a hand
+costs ~22 us of CPU (about 3 % of auditing it).  Lookups are
 exact (the key is the site and the id, not a hash of them), so the findings are the same
 whichever way a hand is kept.  The standard library's ``sqlite3`` is the on-disk index: a B-tree
 with a bounded cache, and no dependency to add.
@@ -21,8 +24,8 @@ import tempfile
 import weakref
 from typing import Any
 
-#: Hands kept in memory before the store moves to disk (~0.3 KiB a hand: ~30 MiB).
-SPILL_AT = 100_000
+#: Hands kept in memory before the store moves to disk (~0.57 KiB a hand of 32 lines: ~14 MiB).
+SPILL_AT = 25_000
 #: SQLite's page cache once on disk, in KiB.
 CACHE_KIB = 16 * 1024
 
