@@ -11,4 +11,6 @@ import auditor.replay.betting as b, auditor.replay.pots as p
 assert b.__file__.endswith(".so") and p.__file__.endswith(".so"), (b.__file__, p.__file__)
 print("testing the compiled modules:", b.__file__, p.__file__)
 PY
-.venv/bin/python -m pytest -q "$@"
+# One test counts replays by monkeypatching Replay.run, which a compiled class does not allow: it
+# tests the instrumentation, not the behaviour, and is left to the pure-Python run.
+.venv/bin/python -m pytest -q --deselect tests/test_audit_step.py::test_each_command_replays_each_hand_once "$@"
