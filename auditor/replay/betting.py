@@ -26,6 +26,11 @@ FLOP_GAMES = frozenset(
     {"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo", "courchevel", "courchevel_hilo"}
 )
 BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
+_INVOLVING = (M.Post, M.Action, M.HoleCards, M.Show, M.Draw)
+#: Event types the replay applies besides posts, actions and boards, and those it never reads.
+_OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
+_IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
+                      M.Cancelled})  # fmt: skip
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
@@ -60,9 +65,13 @@ class Player:
         return self.live_total + self.ante_total + self.dead - self.returned
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
-    """The facts at one wager or post, before it was applied."""
+    """The facts at one wager or post, before it was applied.
+
+    Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
+    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).
+    """
 
     index: int
     event: M.Action | M.Post
@@ -133,11 +142,7 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involved = {
-            e.player
-            for e in hand.events
-            if isinstance(e, M.Post | M.Action | M.HoleCards | M.Show | M.Draw) and getattr(e, "player", None)
-        }
+        involved = {e.player for e in hand.events if isinstance(e, _INVOLVING) and getattr(e, "player", None)}
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
@@ -560,22 +565,36 @@ class Replay:
         by_type = self.trace.by_type
         for e in self.h.events:
             by_type.setdefault(type(e), []).append(e)
+        on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
         for i, e in enumerate(self.h.events):
-            if isinstance(e, M.Post):
-                self.on_post(i, e)
-            elif isinstance(e, M.Action):
-                self.on_action(i, e)
-            elif isinstance(e, M.Board):
-                self.on_board(i, e)
-            elif isinstance(e, M.UncalledReturn):
-                self.on_return(e)
-            elif isinstance(e, M.CashDrop):
-                self.house += e.amount
-            elif isinstance(e, M.TableEvent) and (
-                (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
-            ):
-                self.on_leave(i, e)
+            t = type(e)  # the model's event classes are final: a type test is an isinstance test
+            if t is M.Action:
+                on_action(i, e)  # type: ignore[arg-type]
+            elif t is M.Post:
+                on_post(i, e)  # type: ignore[arg-type]
+            elif t is M.Board:
+                on_board(i, e)  # type: ignore[arg-type]
+            elif t in _OTHER:
+                self._other(i, e)
+            elif t not in _IGNORED:
+                self._other(i, e)  # an event type the replay does not know: by isinstance
         return self.trace
+
+    def _other(self, i: int, e: M.Event) -> None:
+        if isinstance(e, M.Post):
+            self.on_post(i, e)
+        elif isinstance(e, M.Action):
+            self.on_action(i, e)
+        elif isinstance(e, M.Board):
+            self.on_board(i, e)
+        elif isinstance(e, M.UncalledReturn):
+            self.on_return(e)
+        elif isinstance(e, M.CashDrop):
+            self.house += e.amount
+        elif isinstance(e, M.TableEvent) and (
+            (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
+        ):
+            self.on_leave(i, e)
 
     def on_leave(self, i: int, e: M.TableEvent) -> None:
         """A player who leaves the table (Chico) or sits out (iPoker) while still in the hand is out

@@ -16,7 +16,7 @@ Steps:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from auditor import model as M
@@ -224,8 +224,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         # the pot less all the rake, and at most the whole pot.
         pt.allocation_known = False
         take = rake + pt.fees
-        gross = [Pot(**{**p.__dict__, "net": p.amount}) for p in pt.pots]
-        least = [Pot(**{**p.__dict__, "net": max(0, p.amount - take)}) for p in pt.pots]
+        gross = [replace(p, net=p.amount) for p in pt.pots]
+        least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
         pt.paid_high = _award(t, pt, profile, gross, record=False)
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
@@ -245,13 +245,13 @@ def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
     if printed and len(printed) == len(pt.pots) and all(0 <= n <= p.amount for p, n in zip(pt.pots, printed,
                                                                                             strict=True)):  # fmt: skip
         # the site's own net pots, when they are possible (A003 reports impossible ones)
-        return [Pot(**{**p.__dict__, "net": n}) for p, n in zip(pt.pots, printed, strict=True)]
+        return [replace(p, net=n) for p, n in zip(pt.pots, printed, strict=True)]
     take = pt.rake + pt.fees  # main pot first
     out = []
     for p in pt.pots:
         cut = min(take, p.amount)
         take -= cut
-        out.append(Pot(**{**p.__dict__, "net": p.amount - cut}))
+        out.append(replace(p, net=p.amount - cut))
     return out
 
 
