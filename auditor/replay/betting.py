@@ -20,6 +20,14 @@ from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
+try:  # the stud and draw replays subclass Replay: a mypyc build must allow interpreted subclasses
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python without mypy installed: the decorator does nothing
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 E = TypeVar("E", bound=M.Event)
 
 FLOP_GAMES = frozenset(
@@ -132,6 +140,7 @@ class Trace:
         return self.by_type.get(cls, [])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Replay:
     """Replays one hand; see :func:`replay`."""
 
