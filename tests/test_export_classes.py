@@ -174,3 +174,17 @@ def test_run_it_once_2019_reraise_is_net_of_the_raisers_earlier_bet() -> None:
     later = next(h for h in parse_text(text) if isinstance(h, M.Hand))
     raise_ = [e for e in later.events if isinstance(e, M.Action) and e.player == "John R" and e.kind == "raise"][-1]
     assert raise_.to == 112
+
+
+def test_pokermaster_straddle_and_five_card_omaha() -> None:
+    """PokerMaster prints a straddle as a second "posts big blind" of twice the blind, and names
+    five-card Omaha "Omaha Pot Limit": the post is a straddle and the five dealt cards say the game."""
+    _s, hands, codes = audited(PS / "pokermaster_straddle_as_second_big_blind.txt")
+    assert not codes
+    assert [e.kind for e in hands[0].events if isinstance(e, M.Post) and e.kind != "ante"] == [
+        "small_blind",
+        "big_blind",
+        "straddle",
+    ]
+    _s, hands, codes = audited(PS / "pokermaster_five_card_omaha_named_omaha.txt")
+    assert not codes and hands[0].game == "omaha5"

@@ -269,6 +269,10 @@ class HandAssembler:
             sb, bb = self.facts.get("sb"), self.facts.get("bb")
             if sb is not None and bb is not None and self.amt(sb) == self.amt(bb) == self.amt(amount_text):
                 kind = "small_blind"
+        if kind == "big_blind" and self.export.straddle_as_second_big_blind:
+            first = next((e for e in self.events if isinstance(e, M.Post) and e.kind == "big_blind"), None)
+            if first is not None and first.player != player and self.amt(amount_text) > first.amount:
+                kind = "straddle"
         if kind == "small_blind":
             if self.small_blind_seen and not live:
                 kind = "dead_small_blind"
@@ -641,6 +645,14 @@ class HandAssembler:
         )
 
     # -- result
+    def _game(self) -> M.Game:
+        game = V.game_of(self.facts.get("game", ""))
+        if game in ("omaha", "omaha_hilo") and self.export.omaha_size_from_cards:
+            dealt = [e for e in self.events if isinstance(e, M.HoleCards) and e.cards]
+            if dealt and all(len(e.cards) == 5 for e in dealt):
+                return "omaha5" if game == "omaha" else "omaha5_hilo"
+        return game
+
     def build(self) -> M.Hand:
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
@@ -680,7 +692,7 @@ class HandAssembler:
             path=self.path,
             first_line=self.first_line,
             last_line=self.first_line + self.n_lines - 1,
-            game=V.game_of(f.get("game", "")),
+            game=self._game(),
             game_text=f.get("game", ""),
             structure=structure,
             small_blind=self.amt(sb) if sb else None,

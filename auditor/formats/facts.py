@@ -98,6 +98,12 @@ class ExportFacts:
     # seat numbers are not 1..N of an N-max table (Run It Once's 3-max tables seat players 1, 3
     # and 5): a seat number above the table size is not an inconsistency
     spread_seat_numbers: bool = False
+    # a straddle is printed as a second "posts big blind" of more than the big blind, by another
+    # player before the hole cards (PokerMaster)
+    straddle_as_second_big_blind: bool = False
+    # four- and five-card Omaha share one game name ("Omaha Pot Limit", PokerMaster): the number
+    # of hole cards dealt tells the game
+    omaha_size_from_cards: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
