@@ -4,17 +4,22 @@ Full Tilt hands caught with their code and line.
 
 The independent count is a plain regex over the decoded files: "Full Tilt Poker Game #",
 "FullTiltPoker Game #", "Full Tilt Poker.fr Game #" at a line start (summaries start "Full Tilt Poker
-Tournament Summary" and are not hands; the 2016 exports "Full Tilt Hand #" are PokerStars text).
+Tournament Summary" and are recognised, not hands; the 2016 exports "Full Tilt (Rush) Hand #" are
+PokerStars text, read by the pokerstars card, and counted too).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
+from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import FIXTURES, corpus_dir
 from tests.format_helpers import audit_text, codes_at, line_of, parse_rate
 
-HEADER = re.compile(r"^\ufeff?(?:Full Tilt Poker(?:\.fr)?|FullTiltPoker) Game #\d+: ", re.M)
+HEADER = re.compile(
+    r"^\ufeff?(?:(?:Full Tilt Poker(?:\.fr)?|FullTiltPoker) Game|Full Tilt(?: Rush)? Hand) #\d+: ", re.M
+)
 STARS_HEADER = re.compile(r"^\ufeff?[A-Za-z][\w ]*? (?:Hand|Game) #\d+: ", re.M)
 SITE = FIXTURES / "sites" / "fulltilt"
 CLONES = FIXTURES / "sites" / "clones"
@@ -108,3 +113,17 @@ def test_explain_works_on_a_full_tilt_hand(capsys: object) -> None:
     from auditor.cli import main
 
     assert main(["explain", str(SITE / "cash_plo_2010.txt"), "--hand", "18932478237"]) in (0, None)
+
+
+def test_tournament_summaries_and_2016_exports_are_known() -> None:
+    """Full Tilt's tournament summary files (also Full Tilt Poker.fr) are recognised summaries, not
+    P003; the 2016 "Full Tilt Hand #" / "Full Tilt Rush Hand #" exports are read as PokerStars text."""
+    folder = corpus_dir("fulltilt")
+    summary = Summary()
+    codes: Counter[str] = Counter()
+    for _h, fs in iter_parsed([str(folder / "summaries")], summary):
+        codes.update(f.code for f in fs)
+    assert codes["P003"] == 0 and summary.hands_seen == 0
+    summary = Summary()
+    hands = [h for h, _fs in iter_parsed([str(folder / "cash-flop" / "fpdb3")], summary) if h is not None]
+    assert sum(1 for h in hands if h.site == "pokerstars" and "Full Tilt" in h.extras.get("brand", "")) == 2
