@@ -1,13 +1,14 @@
 """Findings (errors are values, never exceptions) and the registry of stable rule codes.
 
-A rule is a documented check with a stable code (``^[PHBSAD]\\d{3}$``), a kebab-case name, a
+A rule is a documented check with a stable code (``^[PHBSADT]\\d{3}$``), a kebab-case name, a
 default severity and the *stage* it runs at.  It is registered once, by the :func:`rule` decorator
 on the function that checks it; its docstring is its user documentation (``hhaudit rules CODE``
 prints it and the HTML report has a page per rule).  Codes are never renumbered or reused.
 
 Stages: ``parse`` (reported by the readers; the function only documents the code), ``hand`` (a
 function of the replayed hand's :class:`~auditor.replay.Trace`), ``pots`` (of the trace and the
-rebuilt pots), ``run`` (across the hands of one run: duplicate ids).  The rule families live in
+rebuilt pots), ``run`` (across the hands of one run: duplicate ids), ``table`` (across the ordered
+hands of one table: :mod:`auditor.continuity`).  The rule families live in
 ``auditor.rules``; :func:`catalogue` loads them, explicitly, the first time a code is looked up.
 """
 
@@ -40,10 +41,10 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
-CODE_RE = re.compile(r"^[PHBSAD]\d{3}$")
+CODE_RE = re.compile(r"^[PHBSADT]\d{3}$")
 
 
-Stage = Literal["parse", "hand", "pots", "run"]
+Stage = Literal["parse", "hand", "pots", "run", "table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,7 @@ class SelectorError(ValueError):
 
 
 FAMILIES = {"P": "parse", "H": "hand structure", "B": "betting", "S": "table stakes", "A": "pots and awards",
-            "D": "descriptions"}  # fmt: skip
+            "D": "descriptions", "T": "across hands"}  # fmt: skip
 
 
 def _split(spec: str | Iterable[str] | None) -> list[str]:

@@ -86,9 +86,13 @@ def iter_parsed(
     Yields (hand or None, kept findings), updating ``summary``.  ``rules`` names a rule profile; the
     empty string judges each hand by its format's house profile; None reads only.  ``on_hand`` is
     called with every hand's :class:`~auditor.audit.Result` (its chunk, the audited hand, and the
-    kept findings) before the hand is yielded: the HTML report keeps the hands it shows.
+    kept findings) before the hand is yielded: the HTML report keeps the hands it shows.  When
+    auditing, the cross-hand stage (T-codes, :mod:`auditor.continuity`) runs over every hand after
+    the last one, and its findings come last, with no hand.
     """
-    run = AuditRun(rules=rules or None, audit=rules is not None)
+    from auditor.continuity import Collect
+
+    run = AuditRun(rules=rules or None, audit=rules is not None, crosshand=Collect() if rules is not None else None)
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item) else []
@@ -109,6 +113,12 @@ def iter_parsed(
         if on_hand is not None:
             on_hand(r)
         yield r.hand, r.findings
+    if run.crosshand is not None:
+        fs = [f for f in run.crosshand.findings() if keep(f)]
+        for f in fs:
+            summary.by_code[f.code] += 1
+        if fs:
+            yield None, fs
 
 
 def audit(
