@@ -113,6 +113,11 @@ def is_pool(hand: M.Hand, first_line: str = "") -> bool:
     return bool(POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text))
 
 
+def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
+    """The :data:`COLUMNS` of a hand that was not audited (an identical copy, H005): its fingerprint only."""
+    return {**dict.fromkeys(COLUMNS), "fingerprint": fingerprint_text(lines)}
+
+
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
     """The :data:`COLUMNS` of one audited hand (``findings``: the hand's own, ``lines``: its text)."""
     h, t, pt = a.hand, a.trace, a.pots

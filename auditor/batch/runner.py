@@ -12,7 +12,10 @@
 5. list the files (as ``hhaudit audit`` does: recursive, sorted, sidecars skipped) and hand one
    :class:`~auditor.batch.work.FileTask` per file to the engine; unchanged files come back
    ``skipped`` after hashing, without being parsed;
-6. compact the manifest, rewrite the run row (``complete``, with every count), print the summary.
+6. compact the manifest; run the cross-hand pass over the store (:mod:`auditor.batch.crosshand`:
+   continuity of each table's hands, this night against the last hands of the nights before, and
+   hand ids found in several files or nights), written to ``crosshand/night=N/``;
+7. rewrite the run row (``complete``, with every count), print the summary.
 
 Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
 usage or I/O error; else 1 when a file audited in this run has a finding at or above
@@ -329,6 +332,13 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         progress.close()
     compact()
     S.compact_manifest(store, run_id)
+    if status == "complete":
+        # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
+        from auditor.batch.crosshand import run_night, worst
+
+        cross = run_night(store, night)
+        tally.by_code.update(cross)
+        tally.worst = max(tally.worst, worst(cross))
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
         code = 2
