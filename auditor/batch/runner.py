@@ -92,6 +92,7 @@ class Tally:
     worst: int = 0
     messages: list[str] = field(default_factory=list)
     garbage_removed: int = 0
+    crosshand: Counter[str] = field(default_factory=Counter)  # the cross-hand pass's findings, by code
 
     @property
     def findings(self) -> int:
@@ -201,6 +202,7 @@ def _run_row(
         "hands_failed": tally.hands_failed,
         "findings": tally.findings,
         "by_code": json.dumps(dict(sorted(tally.by_code.items()))),
+        "crosshand_by_code": json.dumps(dict(sorted(tally.crosshand.items()))),
         "hands_per_s": tally.hands_seen / seconds if seconds > 0 and status != "running" else None,
         "garbage_removed": tally.garbage_removed,
         "errors": tally.messages,
@@ -229,7 +231,10 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
         f"hhaudit batch: night {night}, run {run_id}: {t.files_seen:,} file(s): {t.audited:,} audited "
         f"({t.replaced:,} replaced), {t.skipped:,} skipped unchanged, {t.errors:,} could not be audited; "
         f"{t.hands_seen:,} hands seen, {t.hands_parsed:,} parsed, {t.hands_failed:,} failed{rate}; "
-        f"{t.findings:,} finding(s){': ' + codes if codes else ''}; {duration(seconds)}"
+        f"{t.findings:,} finding(s){': ' + codes if codes else ''}; "
+        + (f"across hands and files: {', '.join(f'{c} {n}' for c, n in sorted(t.crosshand.items()))}; "
+           if t.crosshand else "")
+        + duration(seconds)
     )
 
 
@@ -336,9 +341,8 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
         from auditor.batch.crosshand import run_night, worst
 
-        cross = run_night(store, night)
-        tally.by_code.update(cross)
-        tally.worst = max(tally.worst, worst(cross))
+        tally.crosshand = run_night(store, night)
+        tally.worst = max(tally.worst, worst(tally.crosshand))
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
         code = 2

@@ -144,6 +144,7 @@ RUNS: dict[str, pl.DataType] = {
     "hands_failed": pl.Int64(),
     "findings": pl.Int64(),
     "by_code": pl.String(),  # JSON object code -> count, this run's audited files
+    "crosshand_by_code": pl.String(),  # JSON object code -> count, the night's cross-hand pass (crosshand table)
     "hands_per_s": pl.Float64(),
     "garbage_removed": pl.Int64(),  # uncommitted parts of a killed run deleted at the start
     "errors": pl.List(pl.String()),  # the first messages of files that could not be audited
