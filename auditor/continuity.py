@@ -134,7 +134,8 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         seats.append({"seat": s.seat, "player": s.player, "stack": s.stack,
                       "final": finals.get(s.player) if finals is not None else None,
                       "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
-                      "line": s.line, "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
+                      "line": s.line,
+                      "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
     profile = a.profile
     return {
         "start_utc": utc,
@@ -186,24 +187,37 @@ def _key() -> pl.Expr:
                          separator="\x1f")  # fmt: skip
 
 
-def order(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """The chainable hands, numbered ``k`` in table order (``tkey``): by start time, then hand id."""
-    return (
-        hands.filter(~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
-                     & pl.col("table").is_not_null() & pl.col("seats").is_not_null())  # fmt: skip
-        .with_columns(tkey=_key(), _idlen=pl.col("hand_id").str.len_chars())
-        .sort(["tkey", "start_utc", "_idlen", "hand_id", "path", "first_line"], nulls_last=True)
-        .unique(subset=["tkey", "hand_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+def _keys(hands: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The chainable hands (with a row number ``_r`` and the table key ``tkey``, a hash of site,
+    tournament and table) and, sorted, their ``_r``, ``tkey`` and place ``k`` in their table's order
+    (by start time, then hand number); a repeated hand id of a table keeps its first place."""
+    base = hands.filter(~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
+                        & pl.col("table").is_not_null() & pl.col("seats").is_not_null())  # fmt: skip
+    base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
+    # the hand number's last digits (PokerStars "#2500..", GG "OM1814..", Merge "60139095-6") order
+    # hands of one second; then the place in the input
+    id_no = pl.col("hand_id").str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    keys = (
+        base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13), _no=id_no)
+        .sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
+        .unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
         .with_columns(k=pl.int_range(pl.len(), dtype=pl.Int64).over("tkey"))
-        .drop("_idlen")
-    )
+        .select("_r", "tkey", "k")
+    )  # fmt: skip
+    return base, keys
+
+
+def order(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The chainable hands with ``tkey`` and ``k`` (see :func:`_keys`), sorted by table and ``k``."""
+    base, keys = _keys(hands)
+    return keys.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r")
 
 
 #: Games dealt without a button (stud: the bring-in opens).
 _NO_BUTTON = ("stud", "stud_hilo", "razz")
 
 _PREV = ("hand_id", "path", "first_line", "start_utc", "button", "small_blind", "big_blind", "ante", "level",
-         "chips_ok", "complete", "roster", "game", "structure", "decimals")  # fmt: skip
+         "chips_ok", "complete", "game", "structure", "decimals")  # fmt: skip
 
 #: The columns of :func:`check`'s result (one row per finding).
 FINDINGS: dict[str, pl.DataType] = {
@@ -232,21 +246,30 @@ def _level_no() -> pl.Expr:
 def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
     (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    h = order(hands.select(list(INPUT)))
-    roster = (
-        h.select("tkey", "k", "seats").explode("seats").unnest("seats")
-        .filter(pl.col("active").fill_null(False))
-        .group_by("tkey", "k")
-        .agg(roster=pl.concat_str(pl.col("seat").cast(pl.String), pl.col("player"), separator=":").sort()
-             .str.join("\x1f"))
+    base, keys = _keys(hands.select(list(INPUT)))
+    base = base.collect().lazy()
+    # the hands' scalar columns in table order (the seats are not moved: they are exploded in place)
+    h = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
+    same_table = pl.col("tkey") == pl.col("tkey").shift(1)
+    h = h.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    seats = (
+        base.select("_r", "seats").explode("seats").unnest("seats")
+        .join(h.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
+        .filter(pl.col("player").is_not_null())
+        # a player of a table as one integer, and where the button should go (the first seat dealt
+        # in clockwise from the previous button, as a distance from it)
+        .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
+                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000)
+        .sort("pkey", maintain_order=True)  # stable: each player's rows stay in k order
+        .collect()
     )  # fmt: skip
-    h = h.join(roster, on=["tkey", "k"], how="left")
-    h = h.with_columns([pl.col(c).shift(1).over("tkey", order_by="k").alias(f"prev_{c}") for c in _PREV])
-
-    seats = h.select("tkey", "k", "seats").explode("seats").unnest("seats").filter(pl.col("player").is_not_null())
-    prev = seats.select("tkey", (pl.col("k") + 1).alias("k"), "player", prev_final="final", prev_added="added",
-                        prev_active="active", prev_collected="collected")  # fmt: skip
-    s = seats.join(prev, on=["tkey", "k", "player"], how="left")
+    # each player's previous hand at the table: the row before in (player, k) order
+    same_p = pl.col("pkey") == pl.col("pkey").shift(1)
+    last_k = pl.when(same_p).then(pl.col("k").shift(1))
+    seats = seats.with_columns(last_k=last_k)
+    nxt = pl.col("last_k") == pl.col("k") - 1
+    s = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
+                            for c in ("final", "added", "active", "collected")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
@@ -254,28 +277,46 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     s = s.with_columns(
         d=d,
         skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
-        last_k=pl.col("k").shift(1).over("tkey", "player", order_by="k"),
     )
-    per = s.group_by("tkey", "k").agg(
-        ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
-        downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
-        joined=(pl.col("active").fill_null(False) & ~pl.col("prev_active").fill_null(False)).sum(),
+    active = pl.col("active").fill_null(False)
+    per = (
+        s.lazy()
+        .group_by("_r")
+        .agg(
+            ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
+            downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
+            joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
+            # the players dealt in, as an order-free hash of (seat, player), and how many
+            roster=pl.when(active).then(pl.struct("seat", "player").hash(seed=5)).otherwise(0).sum(),
+            dealt=active.sum(),
+            want_dist=pl.col("dist").filter(active).min(),
+        )
     )
-    h = h.join(per, on=["tkey", "k"], how="left")
+    s = s.lazy()
+    h = (
+        h.lazy()
+        .join(per, on="_r", how="left", maintain_order="left")
+        .with_columns(
+            prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
+            want=((pl.col("want_dist") + pl.col("prev_button").cast(pl.Int64) + 1) % 1000),
+        )
+    )
     tourney = pl.col("tournament_id").is_not_null()
     first = pl.col("prev_hand_id").is_null()
     dt = pl.col("start_utc") - pl.col("prev_start_utc")
+
     # ids with a per-table counter ("<table>-<n>", "R5-<table>-<n>", Winamax "<a>-<n>-<time>"): a jump
     # of the counter, or another table prefix, means hands are missing between the two
-    cur, old = pl.col("hand_id").str.split("-"), pl.col("prev_hand_id").str.split("-")
-    n = cur.list.len()
-    winamax = (n == 3) & (cur.list.get(2, null_on_oob=True).str.len_chars() >= 9)
-    pos = pl.when(winamax).then(1).otherwise(n - 1)
-    a_no = cur.list.get(pos, null_on_oob=True).cast(pl.Int64, strict=False)
-    b_no = old.list.get(pos, null_on_oob=True).cast(pl.Int64, strict=False)
-    prefix_a = cur.list.slice(0, pos).list.join("-")
-    prefix_b = old.list.slice(0, pos).list.join("-")
-    counted = (n >= 2) & (old.list.len() == n) & a_no.is_not_null() & b_no.is_not_null()
+    def counter(c: str) -> tuple[pl.Expr, pl.Expr]:
+        win = pl.col(c).str.extract_groups(r"^(\d+)-(\d+)-\d{9,}$")  # Winamax: <a>-<n>-<time>
+        other = pl.col(c).str.extract_groups(r"^(.*)-(\d+)$")  # Merge, OnGame: <table>-<n>
+        prefix = pl.coalesce(win.struct.field("1"), other.struct.field("1"))
+        no = pl.coalesce(win.struct.field("2"), other.struct.field("2")).cast(pl.Int64, strict=False)
+        return prefix, no
+
+    prefix_a, a_no = counter("hand_id")
+    prefix_b, b_no = counter("prev_hand_id")
+    counted = a_no.is_not_null() & b_no.is_not_null()
     jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
     gap = (
         pl.when(first).then(None)
@@ -289,7 +330,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         .when(tourney & (pl.col("ups") + pl.col("downs") > 1)).then(pl.lit("missing"))
         .otherwise(None)
     )  # fmt: skip
-    h = h.with_columns(gap=gap)
+    h = h.with_columns(gap=gap).collect().lazy()
     common = ["site", "hand_id", "path", "table", "tournament_id", "decimals", "prev_hand_id", "prev_path",
               "prev_line"]  # fmt: skip
     h = h.with_columns(prev_line=pl.col("prev_first_line"))
@@ -300,9 +341,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # a player who left the table and came back: the chain of that player is broken (reported once)
     hs = h.select("tkey", "k", *common, "gap", "top_ups", "button", "roster", "prev_roster", "prev_button",
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
-                  "level", "prev_level", "joined", "button_rule", "game", "prev_game", "structure", "prev_structure",
-                  "prev_decimals")  # fmt: skip
-    s = s.join(hs.select("tkey", "k", *common, "gap", "top_ups"), on=["tkey", "k"], how="inner")
+                  "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
+                  "prev_structure", "prev_decimals")  # fmt: skip
+    s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
         expected=pl.col("k") - pl.col("last_k") - 1, actual=pl.lit(None, pl.Int64))  # fmt: skip
@@ -326,24 +367,20 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         x = pl.col(c) if isinstance(c, str) else c
         return (x.cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000
 
-    act = (
-        h.select("tkey", "k", "seats", "prev_button").explode("seats").unnest("seats")
-        .filter(pl.col("active").fill_null(False))
-        .group_by("tkey", "k")
-        .agg(want=pl.col("seat").sort_by(dist("seat")).first())
-    )  # fmt: skip
-    b = hs.join(act, on=["tkey", "k"], how="inner").filter(
-        pl.col("gap").is_null() & pl.col("prev_hand_id").is_not_null() & pl.col("button").is_not_null()
+    b = hs.filter(
+        pl.col("want").is_not_null() & pl.col("gap").is_null() & pl.col("prev_hand_id").is_not_null()
+        & pl.col("button").is_not_null()
         & pl.col("prev_button").is_not_null() & ~pl.col("game").is_in(_NO_BUTTON)
         & (pl.col("game") == pl.col("prev_game"))
         & ((pl.col("roster") == pl.col("prev_roster"))
            | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
-        & pl.col("roster").str.contains("\x1f")
+        & (pl.col("dealt") >= 2)
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
-    ).select(pl.lit("T005").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
-             reason=pl.when(pl.col("button") == pl.col("prev_button")).then(pl.lit("stayed")).otherwise(
-                 pl.lit("skipped")), expected=pl.col("want").cast(pl.Int64), actual=pl.col("button").cast(pl.Int64))
-    # fmt: skip
+    )  # fmt: skip
+    stayed = pl.col("button") == pl.col("prev_button")
+    b = b.select(pl.lit("T005").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
+                 reason=pl.when(stayed).then(pl.lit("stayed")).otherwise(pl.lit("skipped")),
+                 expected=pl.col("want").cast(pl.Int64), actual=pl.col("button").cast(pl.Int64))  # fmt: skip
 
     # tournament blinds and antes never go down at one table (nor does the level)
     down = (
@@ -353,9 +390,13 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
            & (pl.col("ante") < pl.col("prev_ante")))
     )  # fmt: skip
     lvl_down = _level_no() < pl.col("prev_level").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
-    same_game = ((pl.col("game") == pl.col("prev_game")) & (pl.col("structure") == pl.col("prev_structure"))
-                 & (pl.col("decimals") == pl.col("prev_decimals")))
-    bl = hs.filter(is_t & pl.col("prev_hand_id").is_not_null() & same_game.fill_null(False) & (down.fill_null(False) | lvl_down.fill_null(False)))
+    same_game = (
+        (pl.col("game") == pl.col("prev_game"))
+        & (pl.col("structure") == pl.col("prev_structure"))
+        & (pl.col("decimals") == pl.col("prev_decimals"))
+    )
+    lowered = down.fill_null(False) | lvl_down.fill_null(False)
+    bl = hs.filter(is_t & pl.col("prev_hand_id").is_not_null() & same_game.fill_null(False) & lowered)
     bl = bl.select(pl.lit("T006").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
                    reason=pl.when(down.fill_null(False)).then(pl.lit("blinds")).otherwise(pl.lit("level")),
                    expected=pl.col("prev_big_blind"), actual=pl.col("big_blind"))  # fmt: skip
@@ -419,8 +460,11 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
             msg = (f"the button {what} seat {act} with the same players dealt in as in {prev}; "
                    f"it should be on seat {exp}")  # fmt: skip
         else:
-            msg = (f"the tournament blinds went down: big blind {_money(act, dec)} after {_money(exp, dec)} "
-                   f"in {prev}") if r["reason"] == "blinds" else f"the tournament level went down after {prev}"
+            msg = (
+                (f"the tournament blinds went down: big blind {_money(act, dec)} after {_money(exp, dec)} in {prev}")
+                if r["reason"] == "blinds"
+                else f"the tournament level went down after {prev}"
+            )
         data: dict[str, Any] = {"previous_hand_id": r["prev_hand_id"], "previous_path": r["prev_path"],
                                 "previous_line": r["prev_line"], "reason": r["reason"]}  # fmt: skip
         if who is not None:
