@@ -249,12 +249,12 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     base, keys = _keys(hands.select(list(INPUT)))
     base = base.collect().lazy()
     # the hands' scalar columns in table order (the seats are not moved: they are exploded in place)
-    h = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
+    hd = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
-    h = h.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
     seats = (
         base.select("_r", "seats").explode("seats").unnest("seats")
-        .join(h.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
+        .join(hd.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
         .filter(pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
@@ -268,19 +268,19 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     last_k = pl.when(same_p).then(pl.col("k").shift(1))
     seats = seats.with_columns(last_k=last_k)
     nxt = pl.col("last_k") == pl.col("k") - 1
-    s = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
+    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
                             for c in ("final", "added", "active", "collected")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
     rake_like = (d < 0) & (-d * 10 <= pl.col("prev_collected").fill_null(0))
-    s = s.with_columns(
+    sd = sd.with_columns(
         d=d,
         skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
     )
     active = pl.col("active").fill_null(False)
     per = (
-        s.lazy()
+        sd.lazy()
         .group_by("_r")
         .agg(
             ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
@@ -292,9 +292,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
             want_dist=pl.col("dist").filter(active).min(),
         )
     )
-    s = s.lazy()
+    s = sd.lazy()
     h = (
-        h.lazy()
+        hd.lazy()
         .join(per, on="_r", how="left", maintain_order="left")
         .with_columns(
             prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
@@ -403,8 +403,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
 
     cols = list(FINDINGS)
     parts = [x.select(cols) for x in (gaps, back, rebuys, stack, b, bl)]
-    return pl.concat(parts, how="vertical_relaxed").cast(FINDINGS).sort(["path", "line", "code", "player"],
-                                                                         nulls_last=True)  # fmt: skip
+    out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
+    return out.sort(["path", "line", "code", "player"], nulls_last=True)
 
 
 def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

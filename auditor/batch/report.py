@@ -408,12 +408,12 @@ def _timelines(store: str, top: int) -> list[TimelineRow]:
         hands = hands.with_columns(gaps=pl.lit(None, pl.UInt32), codes=pl.lit(None, pl.String),
                                    found=pl.lit(None, pl.UInt32))  # fmt: skip
     rows = hands.sort(["found", "hands", "site", "table"], descending=[True, True, False, False], nulls_last=True)
-    return [
-        TimelineRow(r["site"] or "-", r["table"] + (f" (tournament {r['tournament_id']})" if r["tournament_id"] else ""),
-                    _time(r["first"]), _time(r["last"]), _n(r["hands"]), _n(r["nights"]), _n(r["gaps"] or 0),
-                    r["codes"] or "")  # fmt: skip
-        for r in rows.head(top).iter_rows(named=True)
-    ]
+    out = []
+    for r in rows.head(top).iter_rows(named=True):
+        name = r["table"] + (f" (tournament {r['tournament_id']})" if r["tournament_id"] else "")
+        out.append(TimelineRow(r["site"] or "-", name, _time(r["first"]), _time(r["last"]), _n(r["hands"]),
+                               _n(r["nights"]), _n(r["gaps"] or 0), r["codes"] or ""))  # fmt: skip
+    return out
 
 
 def render(view: StoreView) -> str:

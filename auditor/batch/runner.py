@@ -232,8 +232,11 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
         f"({t.replaced:,} replaced), {t.skipped:,} skipped unchanged, {t.errors:,} could not be audited; "
         f"{t.hands_seen:,} hands seen, {t.hands_parsed:,} parsed, {t.hands_failed:,} failed{rate}; "
         f"{t.findings:,} finding(s){': ' + codes if codes else ''}; "
-        + (f"across hands and files: {', '.join(f'{c} {n}' for c, n in sorted(t.crosshand.items()))}; "
-           if t.crosshand else "")
+        + (
+            f"across hands and files: {', '.join(f'{c} {n}' for c, n in sorted(t.crosshand.items()))}; "
+            if t.crosshand
+            else ""
+        )
         + duration(seconds)
     )
 
