@@ -197,13 +197,13 @@ def suggest(word: str) -> str | None:
 def resolve(selector: str) -> frozenset[str]:
     """The rule codes one selector stands for.
 
-    A selector is ``ALL``, a rule code (``B001``, any case), a code prefix (``B``, ``B00``) that
+    A selector is ``ALL`` (every rule but the :data:`OPT_IN` ones), a rule code (``B001``, any case), a code prefix (``B``, ``B00``) that
     starts at least one registered code, or a rule name (``illegal-reraise``).  Anything else
     raises :class:`SelectorError`, naming the nearest code or name.
     """
     s = selector.strip()
     if s.upper() == "ALL":
-        return frozenset(RULES)
+        return frozenset(RULES) - OPT_IN
     by_name = [c for c, r in RULES.items() if r.name == s.lower()]
     if by_name:
         return frozenset(by_name)
@@ -225,6 +225,11 @@ def resolve_all(spec: str | Iterable[str] | None) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Codes reported only when selected by code, prefix or name (``ALL`` leaves them out): context, not
+#: problems of the input (T001: where the cross-hand chain of a table could not be followed).
+OPT_IN = frozenset({"T001"})
+
+
 def selected_codes(
     select: str | Iterable[str] | None,
     ignore: str | Iterable[str] | None,
@@ -232,9 +237,10 @@ def selected_codes(
 ) -> frozenset[str]:
     """The codes in force: ``select`` (every rule when empty) plus ``extend_select``, minus ``ignore``.
 
-    An ignore always wins over a select, however specific either is.  Raises SelectorError.
+    An ignore always wins over a select, however specific either is.  The :data:`OPT_IN` codes are
+    in force only when a select or extend-select names them.  Raises SelectorError.
     """
-    base = resolve_all(select) if _split(select) else frozenset(RULES)
+    base = resolve_all(select) if _split(select) else frozenset(RULES) - OPT_IN
     return (base | resolve_all(extend_select)) - resolve_all(ignore)
 
 

@@ -55,7 +55,7 @@ def test_good_session_has_no_cross_hand_finding(code: str) -> None:
 
 @pytest.mark.parametrize("code", [c for c in CODES if c != "T004"])
 def test_bad_session_is_caught_naming_both_hands(code: str) -> None:
-    _summary, found = audit([str(FIX / code / "bad.txt")])
+    _summary, found = audit([str(FIX / code / "bad.txt")], select="ALL,T001")
     ts = [f for f in found if f.code.startswith("T")]
     assert [f.code for f in ts] == [code], ts
     f = ts[0]
@@ -221,7 +221,7 @@ def test_same_hand_id_on_two_nights_is_found_from_the_store(tmp_path: Path) -> N
 @pytest.mark.parametrize("code", ["T002", "T003", "T005", "T006"])
 def test_batch_reports_the_cross_hand_findings_audit_reports(tmp_path: Path, code: str) -> None:
     bad = FIX / code / "bad.txt"
-    _s, found = audit([str(bad)])
+    _s, found = audit([str(bad)], select="ALL,T")
     want = {(f.code, Path(f.path).name, f.line, f.hand_id) for f in found if f.code.startswith("T")}
     assert _store_findings(_batch(tmp_path, [bad]), ("T",)) == want
 

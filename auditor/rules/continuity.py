@@ -25,6 +25,10 @@ def t001() -> None:
     back.  Nothing else is judged across a gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...)
     deal every hand at a new table and are never chained.
 
+    Gaps are context, not problems of the input: ``hhaudit audit`` reports T001 only when it is
+    selected by code or prefix (``--extend-select T001``, ``--select T``); ``hhaudit batch``
+    always records them in the store (the store report counts them per table).
+
     Example: PokerStars table 'Altair' hands at 20:01 and 20:45: the second names the first.
     """
 
