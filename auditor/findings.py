@@ -197,9 +197,10 @@ def suggest(word: str) -> str | None:
 def resolve(selector: str) -> frozenset[str]:
     """The rule codes one selector stands for.
 
-    A selector is ``ALL`` (every rule but the :data:`OPT_IN` ones), a rule code (``B001``, any case), a code prefix (``B``, ``B00``) that
-    starts at least one registered code, or a rule name (``illegal-reraise``).  Anything else
-    raises :class:`SelectorError`, naming the nearest code or name.
+    A selector is ``ALL`` (every rule but the :data:`OPT_IN` ones), a rule code (``B001``, any
+    case), a code prefix (``B``, ``B00``) that starts at least one registered code, or a rule name
+    (``illegal-reraise``).  Anything else raises :class:`SelectorError`, naming the nearest code or
+    name.
     """
     s = selector.strip()
     if s.upper() == "ALL":
