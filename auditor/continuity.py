@@ -487,15 +487,27 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 @dataclass
 class Collect:
-    """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the stage."""
+    """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
+
+    Rows are turned into polars frames every :data:`BATCH` hands, so a large run keeps columns, not
+    Python dictionaries (``rows`` holds the hands not yet turned)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[pl.DataFrame] = field(default_factory=list)
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
         self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
+        if len(self.rows) >= BATCH:
+            self.frames.append(frame(self.rows))
+            self.rows = []
 
     def findings(self) -> list[Finding]:
-        if not self.rows:
+        parts = [*self.frames, frame(self.rows)] if self.rows else self.frames
+        if not parts:
             return []
-        df = check(frame(self.rows).lazy()).collect()
+        df = check(pl.concat(parts).lazy()).collect()
         return to_findings(df)
+
+
+#: Hands gathered as dictionaries before they become a polars frame.
+BATCH = 20_000
