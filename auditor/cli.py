@@ -28,7 +28,7 @@ from auditor.profiles import PROFILES
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     a = sub.add_parser(
         "audit",
@@ -71,6 +71,13 @@ def _parser() -> argparse.ArgumentParser:
     from auditor.batch import cli as batch_cli
 
     batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+    from auditor.serve import cli as serve_cli
+
+    serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+
+    from auditor.convert import cli as convert_cli
+
+    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
 
     r = sub.add_parser(
         "rules",
@@ -235,7 +242,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         from auditor.report.views import Collector
 
         try:
-            collector = Collector(args.html)
+            collector = Collector(args.html, inputs.files)
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
     worst = 0
@@ -246,7 +253,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             for f in fs:
                 fmt.write(f)
                 worst = max(worst, int(f.severity))
-                if collector is not None and hand is None and f.line is not None and f.code in ("P003", "P004"):
+                if collector is not None and hand is None:  # every finding outside a hand page
                     collector.on_loose(f)
     except SourceError as e:
         return _err(str(e))
@@ -259,10 +266,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if summary.files and not summary.hands_seen and not args.quiet:
         print(f"hhaudit: warning: no hand found in {summary.files} file(s)", file=sys.stderr)
     if collector is not None:
+        from auditor.report.filters import filter_notes
         from auditor.report.views import write_report
 
         try:
-            index = write_report(args.html, summary, collector, rules_name)
+            index = write_report(args.html, summary, collector, rules_name, filter_notes(st, summary, baseline))
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
         finally:
@@ -438,6 +446,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from auditor.batch import cli as batch_cli
 
             return batch_cli.run(args)
+        if args.command == "serve":
+            from auditor.serve import cli as serve_cli
+
+            return serve_cli.run(args)
+        if args.command in ("convert", "anonymise"):
+            from auditor.convert import cli as convert_cli
+
+            return convert_cli.run(args)
         if args.command == "profiles":
             return cmd_profiles(args)
         if args.command == "config":

@@ -7,6 +7,7 @@ view model, so both say the same thing.  All arithmetic happens here, none in th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -15,7 +16,7 @@ from auditor.audit import Audited
 from auditor.findings import Finding
 from auditor.replay.betting import Trace
 from auditor.replay.cards import category
-from auditor.replay.pots import PotTrace
+from auditor.replay.pots import Award, PotTrace
 from auditor.rules.common import money
 
 
@@ -117,15 +118,22 @@ def explain_hand(a: Audited, extra: list[Finding] | None = None) -> Explanation:
     if pt is None:
         x.notes.append("the hand was cancelled: no pot")
         return x
-    _players(x, h, t, pt, any(f.code.startswith("A") for f in a.findings))
+    awards = [f for f in a.findings if f.code.startswith("A")]
+    named = {str(f.data["player"]) for f in awards if f.data.get("player")}
+    anyone = any(not f.data.get("player") for f in awards)
+    _players(x, h, t, pt, bool(awards), None if anyone else named)
     _pots(x, h, pt)
     _showdown(x, h, pt)
     return x
 
 
-def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace, award_findings: bool = True) -> None:
+def _players(
+    x: Explanation, h: M.Hand, t: Trace, pt: PotTrace, award_findings: bool = True, named: set[str] | None = None
+) -> None:
     """One row per player who put in or took out chips.  A row is marked as a mismatch only when the
-    audit raised an award finding (A-code): explain never contradicts the findings it lists."""
+    audit raised an award finding (A-code) about that player (``named``: the players the award
+    findings name; None: a finding names nobody, so any row may be marked): explain never shows a
+    mismatch that no finding it lists stands behind."""
     paid = pt.expected_paid
     for s in h.seats:
         p = t.players.get(s.player)
@@ -141,7 +149,7 @@ def _players(x: Explanation, h: M.Hand, t: Trace, pt: PotTrace, award_findings: 
         ok = got in (should, should + silent) or (
             not pt.allocation_known and pt.paid_low.get(s.player, 0) <= got <= pt.paid_high.get(s.player, 0) + silent
         )
-        ok = ok or not award_findings
+        ok = ok or not award_findings or (named is not None and s.player not in named)
         final = money(h, s.stack - put + ret + got - (silent if got >= should + silent > should else 0))
         returned = money(h, ret) if ret else "–"
         x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), returned, money(h, should),
@@ -163,7 +171,7 @@ def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
         who = ", ".join(f"{w} {money(h, v)}" for w, v in a.shares)
         part = (f"run {a.run} " if h.runs > 1 else "") + ("" if a.half == "all" else f"{a.half} half ")
         share = f"{part}{money(h, a.amount)}: " if part else ""
-        by_pot.setdefault(a.pot, []).append(f"{share}{who} ({a.why})")
+        by_pot.setdefault(a.pot, []).append(f"{share}{who} ({_why(h, a)})")
     for p in pt.pots:
         winners = "; ".join(by_pot.get(p.label, ["not decided"]))
         sums = arithmetic(h, pt, p.low, p.high, p.amount, p.dead)
@@ -181,10 +189,37 @@ def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
     x.notes += pt.notes
 
 
+def _why(h: M.Hand, a: Award) -> str:
+    """Why a share went where it did; a tie is labelled a split, with the odd-chip rule applied."""
+    if len(a.shares) < 2:
+        return a.why
+    amounts = [v for _w, v in a.shares]
+    tie = f"split {len(a.shares)} ways, {a.why} tied"
+    if len(set(amounts)) == 1:
+        return f"{tie}; no odd chip"
+    odd = [w for w, v in a.shares if v == max(amounts)]
+    return f"{tie}; odd chip to {', '.join(odd)}, first clockwise from the button"
+
+
+#: The hand a summary line names: "showed [Kd Qd] and won ($16.39) with a flush, King high".
+_WITH = re.compile(r"\bwith (.+?)(?:,? (?:AII|EV|All-in|Cash ?out|Insurance)\b.*)?\s*$", re.IGNORECASE)
+
+
+def _printed_names(h: M.Hand) -> dict[str, str]:
+    """The hand names the site printed: on its show lines, else in its summary (GG prints them there)."""
+    out = {e.player: e.description for e in h.events if isinstance(e, M.Show) and e.description}
+    for e in h.events:
+        if isinstance(e, M.SeatResult) and e.player not in out and e.cards:
+            m = _WITH.search(e.text)
+            if m:
+                out[e.player] = m.group(1).strip().rstrip(",")
+    return out
+
+
 def _showdown(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
     for r, board in sorted(pt.boards.items()):
         x.boards.append(("" if len(pt.boards) == 1 else f"run {r}: ") + " ".join(board))
-    printed = {e.player: e.description or "" for e in h.events if isinstance(e, M.Show)}
+    printed = _printed_names(h)
     board = pt.boards.get(1, ())
     for n, cards in pt.hole.items():
         x.shows.append(ShowRow(n, " ".join(cards), category(h.game, cards, board) or "–", printed.get(n, "")))

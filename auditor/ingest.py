@@ -30,6 +30,9 @@ from auditor.findings import Finding
 from auditor.formats.chunk import Chunk
 from auditor.formats.registry import REGISTRY
 
+#: A line that is only an XML declaration (the format is told by the line after it).
+_XML_DECL = re.compile(r"\s*(?:\ufeff)*<\?xml[^>]*\?>\s*$")
+
 BLOCK = 1 << 18
 BULK = 1 << 18  # bytes of 8-bit text decoded at once
 SNIFF = 1 << 16
@@ -368,9 +371,18 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         if not sniffed and line.strip():
             # a document format (XML, JSON, TOML) is recognised by its first line: its reader splits it
             sniffed = True
-            doc = REGISTRY.sniff_document(line.lstrip())
+            doc = REGISTRY.sniff_document(line.lstrip()) or REGISTRY.document_for(path)
+            head: list[tuple[int, str] | Finding] = [item]
+            if doc is not None and _XML_DECL.match(line):
+                # an XML declaration alone says nothing of the format: the first element's line does
+                # (iPoker "<session", Boss Media "<ROOT>"/"<HISTORY"); the declaration goes with it
+                for nxt in it:
+                    head.append(nxt)
+                    if not isinstance(nxt, Finding) and nxt[1].strip():
+                        doc = REGISTRY.sniff_document(nxt[1].lstrip()) or doc
+                        break
             if doc is not None:
-                for out in doc.reader.split(itertools.chain([item], it), path):  # type: ignore[attr-defined]
+                for out in doc.reader.split(itertools.chain(head, it), path):  # type: ignore[attr-defined]
                     if isinstance(out, Chunk):
                         info.hands += 1
                     yield out

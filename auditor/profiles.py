@@ -21,6 +21,8 @@ from typing import Any, Literal
 PlPreflop = Literal["true_value", "assume_full", "sb_as_bb"]
 FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap", "tournament_headsup_only"]
 MinRaiseBase = Literal["current_bet", "full_level"]
+StudOpenPair = Literal["stud_high", "none"]
+DrawReshuffle = Literal["discards", "none"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class Profile:
     rake_rate: tuple[int, int] | None = None
     rake_rounding: Literal["half_even", "floor"] = "half_even"
     rake_cap: int | None = None
+    # stud: an open pair on fourth street lets a player bet the big bet ("stud_high": in seven-card
+    # stud high, not hi/lo or razz; "none": never)
+    stud_open_pair: StudOpenPair = "stud_high"
+    # draw: when the stub runs out, the discards are shuffled to make a new stub ("none": never)
+    draw_reshuffle: DrawReshuffle = "discards"
     citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, code: str) -> str:

@@ -253,13 +253,28 @@ def frames(hands: Iterable[M.Hand], start: int = 0) -> tuple[pl.DataFrame, pl.Da
     )
 
 
+#: What one buffered row (a hand, a seat or an event) costs in memory until its part is written:
+#: ~250 bytes of the ``Hand``'s objects and ~810 at the peak of building the part's frames
+#: (measured with ``tracemalloc`` on the PokerStars corpus, 2,045 hands, 78,497 rows).
+ROW_BYTES = 1_100
+#: The estimated size (``ROW_BYTES`` a row) at which a part is written: ``hhaudit parse`` holds at
+#: most about this much of hands at a time, whatever the size of its input.
+PART_BYTES = 32 << 20
+
+
 def write_tables(
-    items: Iterable[tuple[M.Hand | None, list[Finding]]], out_dir: str, fmt: str = "parquet", batch: int = 20_000
+    items: Iterable[tuple[M.Hand | None, list[Finding]]],
+    out_dir: str,
+    fmt: str = "parquet",
+    batch: int = 20_000,
+    part_bytes: int = PART_BYTES,
 ) -> int:
     """Write ``hands``, ``seats`` and ``events`` (and ``findings``) under ``out_dir``; returns hands written.
 
     Parquet: ``<table>/part-00000.parquet`` ... (read a table with ``pl.scan_parquet(dir/'*.parquet')``).
-    JSON Lines: ``<table>.jsonl``.
+    JSON Lines: ``<table>.jsonl``.  A part is written when its hands' rows reach ``part_bytes``
+    (estimated at ``ROW_BYTES`` a row) or ``batch`` hands, whichever comes first, so memory is
+    bounded by size, not by a count of hands that may be large.
     """
     if fmt not in ("parquet", "jsonl"):
         raise ValueError(f"unknown table format {fmt!r}")
@@ -272,12 +287,14 @@ def write_tables(
             open(os.path.join(out_dir, f"{n}.jsonl"), "w").close()
     findings_path = os.path.join(out_dir, "findings.jsonl")
     buf: list[M.Hand] = []
+    buffered = 0  # estimated bytes of ``buf``
     written = 0
     part = 0
 
     def flush() -> None:
-        nonlocal written, part
+        nonlocal written, part, buffered
         dfs = frames(buf, written)
+        buffered = 0
         for n, df in zip(names, dfs, strict=True):
             if fmt == "parquet":
                 df.write_parquet(os.path.join(out_dir, n, f"part-{part:05d}.parquet"))
@@ -294,7 +311,8 @@ def write_tables(
                 ff.write(json.dumps(f.as_dict(), ensure_ascii=False) + "\n")
             if hand is not None:
                 buf.append(hand)
-                if len(buf) >= batch:
+                buffered += (1 + len(hand.seats) + len(hand.events)) * ROW_BYTES
+                if len(buf) >= batch or buffered >= part_bytes:
                     flush()
     if buf or part == 0:
         flush()

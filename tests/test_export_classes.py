@@ -118,3 +118,59 @@ def test_converted_export_is_said_once_and_tracker_lines_are_read(tmp_path: Path
     assert kinds == ["joins", "leaves", "sitting_out", "returned", "other"]
     mucks = [e.cards for e in hands[1].events if isinstance(e, M.Muck)]
     assert mucks == [("As", "Ac", "7d", "7h")]
+
+
+PARTY = FIXTURES / "sites" / "partypoker"
+IPOKER = FIXTURES / "sites" / "ipoker"
+
+
+def test_party_joiner_without_seat_line_is_placed_where_they_post() -> None:
+    """Party prints no seat line for a player who joins as the hand starts and posts (or one with
+    "$0"): the replay places them after the player before their post and never judges their
+    stack; the hand audits clean, and a real fault around them is still caught."""
+    for name in (
+        "cash_joiner_without_seat_line.txt",
+        "cash_joiner_zero_stack_seat.txt",
+        # the header prints the buy-in, not the blinds, and the big blind is all-in for $0.01:
+        # the nominal blind is what the first caller puts in ($0.02), not the short post
+        "cash_buyin_header_short_allin_big_blind.txt",
+    ):
+        _s, hands, codes = audited(PARTY / name)
+        assert len(hands) == 1 and not codes, (name, codes)
+    from auditor.audit import audit_hand
+
+    h = hands_of(PARTY / "cash_joiner_without_seat_line.txt")[0]
+    trace = audit_hand(h).trace
+    names = [pl.name for pl in trace.order]
+    assert names[names.index("Player3") + 1] == "Player8"  # joined after the small blind (seat 9)
+    assert not trace.players["Player8"].stack_known
+    # the joiner acting before the small blind has completed is still out of turn
+    text = (PARTY / "cash_joiner_without_seat_line.txt").read_text("utf-8")
+    swapped = text.replace("Player3 calls [$0.02 USD]\nPlayer8 checks", "Player8 checks\nPlayer3 calls [$0.02 USD]")
+    assert swapped != text
+    bad = next(h for h in parse_text(swapped) if isinstance(h, M.Hand))
+    assert "B004" in {f.code for f in audit_hand(bad).findings}
+
+
+def test_ipoker_ante_then_sit_out_and_unmarked_button() -> None:
+    """iPoker: a player who posts an ante and then sits out (type 9) is out of the hand; when no
+    seat is marked as the dealer, a post-flop round starts with the small blind."""
+    for name in ("cash_ante_then_sits_out.txt", "mtt_no_dealer_marked.txt"):
+        _s, hands, codes = audited(IPOKER / name)
+        assert len(hands) == 1 and not codes, (name, codes)
+    assert hands[0].button is None
+
+
+def test_run_it_once_2019_reraise_is_net_of_the_raisers_earlier_bet() -> None:
+    """Run It Once, early 2019: "John R: raises 0.54 to 1.12" after his own 0.19 bet means a street
+    total of 1.31 (Barre then calls 0.73, and the total pot agrees); the same text dated after the
+    generation is read as the street total."""
+    path = PS / "runitonce_2019_reraise_net_of_own_bet.txt"
+    _s, hands, codes = audited(path)
+    assert not codes
+    raise_ = [e for e in hands[0].events if isinstance(e, M.Action) and e.player == "John R" and e.kind == "raise"][-1]
+    assert (raise_.to, raise_.printed) == (131, 54)
+    text = path.read_text("utf-8").replace("2019/02/08", "2020/02/08")
+    later = next(h for h in parse_text(text) if isinstance(h, M.Hand))
+    raise_ = [e for e in later.events if isinstance(e, M.Action) and e.player == "John R" and e.kind == "raise"][-1]
+    assert raise_.to == 112

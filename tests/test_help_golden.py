@@ -14,7 +14,7 @@ from auditor.cli import main
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "help"
-COMMANDS = ["", "audit", "parse", "explain", "batch", "report", "rules", "profiles", "config", "formats"]
+COMMANDS = ["", "audit", "parse", "explain", "batch", "report", "serve", "rules", "profiles", "config", "formats"]
 
 
 def help_text(cmd: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:

@@ -130,7 +130,7 @@ def test_the_html_collector_keeps_no_hand_text_in_memory(tmp_path: Path) -> None
     for _ in iter_parsed([str(src)], Summary(), on_hand=col.on_hand):
         pass
     assert len(col.shown) == 3 and not hasattr(col.shown[0], "chunk") and not hasattr(col.shown[0], "audited")
-    pages = sorted((tmp_path / "report" / "hands").glob("*.html"))
+    pages = sorted(col.hands_dir.glob("*.html"))  # the staging folder: write_report swaps it in
     assert [p.name for p in pages] == ["1.html", "2.html", "3.html"]
     assert all("PokerStars Hand #2500000000" in p.read_text("utf-8") for p in pages)
     col.close()

@@ -28,7 +28,8 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     src = tmp_path_factory.mktemp("golden-src")
     shutil.copytree(FIXTURES / "samples", src / "samples")
     out = tmp_path_factory.mktemp("golden-out")
-    assert main(["audit", str(src), "--html", str(out), "--fail-on", "none", "-o", str(out / "report.txt")]) == 0
+    text = tmp_path_factory.mktemp("golden-text") / "report.txt"  # not inside the report: it is replaced whole
+    assert main(["audit", str(src), "--html", str(out), "--fail-on", "none", "-o", str(text)]) == 0
     return out, str(src)
 
 

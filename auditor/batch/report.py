@@ -54,7 +54,7 @@ class NightRow:
     warnings: str
     infos: str
     per_1000: str
-    bar_pct: int  # width of the findings bar, 0-100, relative to the busiest night shown
+    bar_pct: int  # width of the bar, 0-100: the night's findings per 1,000 hands, relative to the highest rate shown
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,10 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
     sev_by: dict[tuple[date, str], int] = {(d, s): n for d, s, n in sev.iter_rows()}
     facts = {d: (f, h) for d, f, h in per_night.iter_rows()}
     totals = {d: sum(sev_by.get((d, s), 0) for s in SEVERITIES) for d in shown}
-    busiest = max(totals.values(), default=0)
+    # the bar is drawn beside the per-1,000-hands column, so it shows that rate (a busy night with
+    # many hands is not a bad night); a night without hands has no rate and no bar
+    rates = {d: totals[d] / facts[d][1] for d in shown if d in facts and facts[d][1]}
+    highest = max(rates.values(), default=0.0)
     night_rows = []
     for d in reversed(shown):
         nfiles, hands = facts.get(d, (0, 0))
@@ -250,7 +253,7 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
                 warnings=_n(sev_by.get((d, "warning"), 0)),
                 infos=_n(sev_by.get((d, "info"), 0)),
                 per_1000=f"{1000 * total / hands:,.1f}" if hands else "-",
-                bar_pct=round(100 * total / busiest) if busiest else 0,
+                bar_pct=round(100 * rates[d] / highest) if highest and d in rates else 0,
             )
         )
 

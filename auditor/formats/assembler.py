@@ -148,6 +148,22 @@ class HandAssembler:
         if f.get("decimals") is not None:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
+        if f.get("brand"):
+            from auditor.formats.registry import REGISTRY
+
+            fmt = REGISTRY.get(self.format)
+            if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
+                self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+
+    def _raise_to_net(self, player: str) -> bool:
+        """Whether this hand's "raises X to Y" leaves out the raiser's earlier voluntary chips on
+        the street (export fact ``raise_to_net_of_own_bet_before``)."""
+        before = self.export.raise_to_net_of_own_bet_before
+        if not before or not any(isinstance(e, M.Action) and e.player == player and e.street == self.street
+                                 and e.kind in ("bet", "call", "raise") for e in self.events):  # fmt: skip
+            return False
+        m = re.match(r"\s*(\d{4})[/.-](\d{1,2})", str(self.facts.get("date") or ""))
+        return m is not None and f"{m[1]}-{int(m[2]):02d}" < before
 
     def table(self, values: dict[str, Any]) -> None:
         self.facts.update({k: v for k, v in values.items() if v is not None})
@@ -324,7 +340,11 @@ class HandAssembler:
             all_in = True
             if not any(self.street_bet.values()):
                 verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
-        if verb.startswith("call"):
+        if verb.startswith("call") and to is not None and amount is None:
+            to_total = self.amt(to)  # a call printed as the street total it makes (PKR "calls $0.04")
+            inc = to_total - prev
+            kind = "call"
+        elif verb.startswith("call"):
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "call"
@@ -353,6 +373,8 @@ class HandAssembler:
         else:  # raises A to B / completes it to B
             to_total = self.amt(to or amount)
             printed = self.amt(amount) if to and amount else None
+            if to and self._raise_to_net(player):
+                to_total += prev
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
         self.street_bet[player] = to_total
@@ -364,7 +386,7 @@ class HandAssembler:
         to_total = prev + inc
         top = max(self.street_bet.values(), default=0)
         kind: M.ActionKind
-        if verb.startswith("is all-in") or verb == "all-in":
+        if verb.startswith(("is all-in", "is all in")) or verb == "all-in":  # "is all in 2,375" (Cake)
             # the site names no verb: the amount says whether it bets, calls or raises
             all_in = True
             kind = "bet" if top == 0 else "call" if to_total <= top else "raise"
@@ -542,6 +564,15 @@ class HandAssembler:
         player then reveals the hole cards they were dealt."""
         hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
                      for c in e.cards + e.new_cards)  # fmt: skip
+        if V.game_of(self.facts.get("game", "")) == "draw":
+            return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
+        if self._stud():
+            # stud reprints the cards so far on every street: the last line holds them all, and
+            # only a line longer than what the show prints (the best five) is the dealt hand
+            last = next((e for e in reversed(self.events) if isinstance(e, M.HoleCards) and e.player == player), None)
+            hole = (last.cards + last.new_cards) if last is not None else ()
+            if len(hole) <= len(printed):
+                return printed
         if hole and printed and not set(printed) <= set(hole) and not any("x" in c.lower() for c in hole):
             return hole
         return printed

@@ -79,6 +79,25 @@ class ExportFacts:
     # a player who leaves the table while still in the hand prints no fold line: the leave ends
     # their hand (Chico: "X has left the table", the summary omits them); not when all-in
     leaving_folds: bool = False
+    # a player who sits out during the hand takes no further part in it (iPoker's action type 9
+    # after an ante: the ante stays in the pot, no fold line follows); not when all-in, nor when
+    # the record shows them acting later
+    sitting_out_folds: bool = False
+    # a player who joins as the hand starts and posts has no seat line, or one with a zero stack
+    # (PartyPoker): the replay places them in the turn order where they first act and never
+    # judges their (unknown) stack
+    unlisted_joiners: bool = False
+    # hands dated before this year-month ("2019-06") print a re-raise by a player who already bet
+    # or called on the street net of that earlier wager: "raises X to Y" puts the total at Y plus
+    # the player's earlier chips (Run It Once, early 2019; the following calls, uncalled returns
+    # and totals of the same hands agree with that reading, not with Y)
+    raise_to_net_of_own_bet_before: str | None = None
+    # a "checks" line is printed for every player left on a street where no betting is possible
+    # (all but one all-in), the all-in players included (Run It Once 2019): not an action
+    checks_when_no_betting: bool = False
+    # seat numbers are not 1..N of an N-max table (Run It Once's 3-max tables seat players 1, 3
+    # and 5): a seat number above the table size is not an inconsistency
+    spread_seat_numbers: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

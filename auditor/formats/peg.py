@@ -27,11 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
-from parsimonious.expressions import OneOf, Regex
+from parsimonious.expressions import OneOf, Quantifier, Regex
 from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, RegexNode
 
@@ -173,6 +174,40 @@ class PegGrammar:
         won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
         return cls(format_name, g, won, _line_rules(g), facts or ExportFacts())
 
+    @cached_property
+    def dispatch(self) -> Dispatch:
+        """The body line rules worth trying on a line, by the line's first character (derived from
+        the rules' literal prefixes, so the grammar alone decides): a rule whose every match starts
+        with "Seat " is only tried on lines starting with "S".  Order is the grammar's (ordered
+        choice).  Each rule comes as ``(prefix, regex, expr, name, handler)``."""
+        return Dispatch.of(self.lines)
+
+    @cached_property
+    def head_plan(self) -> HeadPlan | None:
+        """How the fast path reads the hand's head line by line, when the grammar's head has the
+        base shape ``hand_head = header nl table nl seat_block`` with ``seat_block = seat (nl seat)*``
+        and plain-regex ``table`` and ``seat`` rules (None otherwise: parsimonious reads the head)."""
+        g = self.grammar
+        try:
+            head, block = g["hand_head"], g["seat_block"]
+        except KeyError:
+            return None
+        members = tuple(getattr(head, "members", ()))
+        if members != (g["header"], g["nl"], g["table"], g["nl"], block):
+            return None
+        table, seat = g["table"], g["seat"]
+        if not (isinstance(table, Regex) and isinstance(seat, Regex)) or "__" in table.name + seat.name:
+            return None
+        tail: tuple[Any, ...] = tuple(getattr(block, "members", ()))
+        if len(tail) != 2 or tail[0] is not seat or not isinstance(tail[1], Quantifier):
+            return None
+        if tail[1].min != 0 or tail[1].max != float("inf"):
+            return None
+        rep = tail[1].members[0]
+        if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
+            return None
+        return HeadPlan(g["header"], _std(table), _std(seat))
+
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
         expr = self.grammar[rule]
@@ -181,6 +216,45 @@ class PegGrammar:
                 raise ValueError(f"rule {rule} of {self.format} does not start with a regex")
             expr = expr.members[0]
         return re.compile(expr.re.pattern, expr.re.flags & 0xFF)
+
+
+def _std(r: Regex) -> re.Pattern[str]:
+    """A grammar regex compiled with the standard library (as the body line rules are)."""
+    return re.compile(r.re.pattern, r.re.flags & 0xFF)
+
+
+@dataclass(frozen=True, slots=True)
+class HeadPlan:
+    """The grammar's own head rules, for reading the head one line at a time (see
+    :attr:`PegGrammar.head_plan`): the header expression (parsimonious) and the table and seat
+    regexes."""
+
+    header: Any
+    table: re.Pattern[str]
+    seat: re.Pattern[str]
+
+
+#: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
+#: name, handler name.
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """Line rules by first character (see :attr:`PegGrammar.dispatch`)."""
+
+    by_first: dict[str, tuple[Candidate, ...]]
+    other: tuple[Candidate, ...]  # lines whose first character starts no rule's prefix
+
+    @classmethod
+    def of(cls, lines: Sequence[LineRule]) -> Dispatch:
+        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler) for r in lines]
+        firsts = {p[0] for p, *_ in cands if p}
+        by_first = {c: tuple(x for x in cands if not x[0] or x[0][0] == c) for c in firsts}
+        return cls(by_first, tuple(x for x in cands if not x[0]))
+
+    def rules_for(self, line: str) -> tuple[Candidate, ...]:
+        return self.by_first.get(line[:1], self.other)
 
 
 def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
@@ -212,16 +286,16 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for r in grammar.lines:
-        if r.handler == "unknown" or (r.prefix and not line.startswith(r.prefix)):
+    for prefix, regex, expr, _name, handler in grammar.dispatch.rules_for(line):
+        if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
-        if r.regex is not None:
-            m = r.regex.match(line)
+        if regex is not None:
+            m = regex.match(line)
             if m is not None and m.end() == len(line):
                 return True
             continue
         try:
-            if r.expr.match(line).end == len(line):
+            if expr.match(line).end == len(line):
                 return True
         except ParseError:
             continue
@@ -274,7 +348,8 @@ class PegVisitor:
 
     def read_lines(self, lines: Sequence[str], first: int) -> None:
         """Read body lines one by one with the grammar's ``entry`` alternatives."""
-        rules = self.g.lines
+        d = self.g.dispatch
+        by_first, other = d.by_first, d.other
         handlers = HANDLERS
         a = self.a
         for j, line in enumerate(lines):
@@ -282,31 +357,61 @@ class PegVisitor:
                 continue
             a.line = first + j
             a.col = 1
-            for r in rules:
-                if r.regex is not None:
-                    if r.prefix and not line.startswith(r.prefix):
-                        continue
-                    m = r.regex.match(line)
+            for prefix, regex, expr, name, handler in by_first.get(line[0], other):
+                if prefix and not line.startswith(prefix):
+                    continue
+                if regex is not None:
+                    m = regex.match(line)
                     if m is None:
                         continue
                     if m.end() != len(line):
                         raise _Slow
-                    parts: Parts = [(r.name, m.groupdict())]
+                    parts: Parts = [(name, m.groupdict())]
                 else:
-                    if r.prefix and not line.startswith(r.prefix):
-                        continue
                     try:
-                        node = r.expr.match(line)
+                        node = expr.match(line)
                     except ParseError:
                         continue
                     if node.end != len(line):
                         raise _Slow
                     parts = []
                     _regex_parts(node, parts)
-                handlers[r.handler](self, parts, _Line(line))
+                handlers[handler](self, parts, _Line(line))
                 break
             else:
                 raise _Slow
+
+    def read_head(self, plan: HeadPlan, lines: Sequence[str]) -> int:
+        """Read the head (header, table line, seats) line by line with the grammar's own rules, as
+        ``hand_head`` would; returns how many lines it took.  Anything else goes to the full parse."""
+        a = self.a
+        if len(lines) < 3:
+            raise _Slow
+        header = plan.header.match(lines[0])  # ParseError: the full parse reports it
+        if header.end != len(lines[0]):
+            raise _Slow
+        self.walk(header)
+        first = a.line
+        n = 1
+        for rx, name in ((plan.table, "table"), (plan.seat, "seat")):
+            m = rx.match(lines[n])
+            if m is None or m.end() != len(lines[n]):
+                raise _Slow
+            a.line, a.col = first + n, 1
+            HANDLERS[name](self, [(name, m.groupdict())], None)
+            n += 1
+        seat = plan.seat
+        on_seat = HANDLERS["seat"]
+        while n < len(lines):
+            m = seat.match(lines[n])
+            if m is None:
+                break
+            if m.end() != len(lines[n]):
+                raise _Slow
+            a.line, a.col = first + n, 1
+            on_seat(self, [("seat", m.groupdict())], None)
+            n += 1
+        return n
 
     # -- handlers: one per line rule name
     def on_header(self, parts: Parts, node: Node) -> None:
@@ -444,6 +549,8 @@ class PegVisitor:
                 label = g["label"].lower().replace(" ", "_")
                 if label == "rake":
                     rake = a.amt(g["amount"])
+                elif label == "stp" and any(isinstance(e, M.CashDrop) for e in a.events):
+                    pass  # "Splash the pot": the house's money added to the pot (its drop line), not a fee
                 else:
                     fees.append((label, a.amt(g["amount"])))
             elif name.startswith("total_norake"):
@@ -506,8 +613,9 @@ HANDLERS: dict[str, Callable[[PegVisitor, Parts, Any], None]] = {
 }
 
 _ID_RE = re.compile(
-    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |#|HandId: #|^Game ID: |gamecode=\""
-    r"|<game id=\")([\w-]+)"
+    r"(?:#Game No : |Hand History [Ff]or Game |Game # |History for hand |\*\* Game ID |\*\* Hand # |#"
+    r"|HandId: #|^Game ID: |gamecode=\"|<HAND time=\"\d+\" id=\""
+    r"|<game id=\"|<Game (?:hhversion=\"\d+\" )?id=\"|<HISTORY ID=\")([\w-]+)"
 )
 
 
@@ -540,11 +648,15 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
         try:
             if fast:
                 try:
-                    head = g["hand_head"].match(text)
-                    n = text.count("\n", 0, head.end) + 1
-                    if head.end < len(text) and text[head.end] != "\n":
-                        raise _Slow
-                    v.walk(head)
+                    plan = grammar.head_plan
+                    if plan is not None:
+                        n = v.read_head(plan, chunk.lines)
+                    else:
+                        head = g["hand_head"].match(text)
+                        n = text.count("\n", 0, head.end) + 1
+                        if head.end < len(text) and text[head.end] != "\n":
+                            raise _Slow
+                        v.walk(head)
                     v.read_lines(chunk.lines[n:], chunk.first_line + n)
                 except (_Slow, ParseError):
                     a = assembler()

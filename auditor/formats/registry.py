@@ -13,6 +13,8 @@ A format card is a TOML file beside the grammars (``grammars/<name>.toml``).  It
 * ``[facts]``: its export facts (:class:`~auditor.formats.facts.ExportFacts`), and ``[brands.NAME]``
   the facts of a brand that prints differently (a clone of the format), chosen by the header group
   ``brand_group``;
+* ``suffixes``: file suffixes of a document format (``[".phh", ".phhs"]``): a file named so is read by
+  its reader whatever its first line (a comment);
 * ``preamble``: a pattern of lines the site prints before a file's first hand that belong to no
   hand (PartyPoker "Game #N starts."): known text, skipped without a finding;
 * ``[profile]``: its house rules (a :class:`~auditor.profiles.Profile` built on a rule book).
@@ -95,6 +97,7 @@ class Format:
     notes: str = ""
     summary: str | None = None
     separator: str | None = None
+    suffixes: tuple[str, ...] = ()  # file suffixes of a document format whose first line may not tell it
 
     @property
     def supported(self) -> bool:
@@ -193,7 +196,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
     data = tomllib.loads(path.read_text("utf-8"))
     name = data.get("name") or path.stem
     known = {"name", "title", "grammars", "detect", "lead_in", "reader", "brand_group", "facts", "brands", "profile",
-             "status", "recognise", "notes", "summary", "separator", "preamble"}  # fmt: skip
+             "status", "recognise", "notes", "summary", "separator", "preamble", "suffixes"}  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"{path}: unknown keys {unknown}")
@@ -227,6 +230,7 @@ def _load_card(path: Path, search: list[Path]) -> Format:
         notes=data.get("notes", ""),
         summary=data.get("summary"),
         separator=data.get("separator"),
+        suffixes=tuple(str(x).lower() for x in data.get("suffixes", ())),
     )
     if fmt.supported and not fmt.grammars and not fmt.reader_module:
         raise ValueError(f"{path}: a supported format needs grammars or a reader")
@@ -345,6 +349,11 @@ class Registry:
             if pattern.match(line):
                 return fmt
         return None
+
+    def document_for(self, path: str) -> Format | None:
+        """The document format whose card lists the suffix of ``path`` (card key ``suffixes``)."""
+        low = path.lower()
+        return next((f for f in self.supported() if f.is_document and f.suffixes and low.endswith(f.suffixes)), None)
 
     def recognise(self, line: str) -> Format | None:
         """A format hhaudit knows of but does not read, whose hands start like ``line``."""

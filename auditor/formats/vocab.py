@@ -35,6 +35,7 @@ _GAMES: tuple[tuple[str, M.Game], ...] = (
     ("omaha_hi_lo", "omaha_hilo"),  # OnGame
     ("omaha8", "omaha_hilo"),  # Winamax
     ("omahahl", "omaha_hilo"),  # 888
+    ("omahahilo", "omaha_hilo"),  # Cake
     ("omaha", "omaha"),
     ("plo-5", "omaha5"),
     ("plo5", "omaha5"),
@@ -83,7 +84,7 @@ def structure_of(text: str) -> M.Structure:
         return "PL"
     if "no limit" in t or t in ("nl", "no-limit"):
         return "NL"
-    if "limit" in t or t in ("fl", "fixed"):
+    if "limit" in t or t in ("fl", "fixed", "normal"):  # Absolute / UltimateBet call fixed limit "Normal"
         return "FL"
     return "MIXED"
 
@@ -150,6 +151,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "SIXTH STREET": "sixth",
         # OnGame: "Dealing pocket cards" (then "--- Dealing flop [..]", stud "Dealing 4th street")
         "POCKET CARDS": "preflop",
+        # PKR: "End of Hand #N" closes the hand (after the stacks, where others print a summary)
+        "END OF HAND": "summary",
     }
     return table.get(n), run
 
@@ -158,6 +161,7 @@ POST_KINDS: dict[str, M.PostKind] = {
     "small blind": "small_blind",
     "big blind": "big_blind",
     "small & big blinds": "small_big_blind",
+    "small & big blind": "small_big_blind",  # Seals With Clubs
     "the ante": "ante",
     "ante": "ante",
     "missed blind": "missed_blind",
@@ -204,6 +208,20 @@ POST_KINDS: dict[str, M.PostKind] = {
     # Entraction: "Blind out of turn:  genip  (0.04)", a live big blind of a player joining the table
     "blind out of turn": "big_blind",
     "small + big blind": "small_big_blind",
+    # PokerTracker conversions: "X: Post SB $0.05", "Post BB", "Post DB $0.35" (a returning
+    # player's dead small blind, with the live big blind when it is more than the small blind)
+    "sb": "small_blind",
+    "bb": "big_blind",
+    "db": "dead_small_blind",
+    # PokerTracker's Everest conversions: "posts the dead blind of $0.50" is a dead small blind; of
+    # the big blind's size it is a live big blind (the assembler reads a dead small blind larger
+    # than the small blind as a small & big blind post)
+    "the dead blind": "dead_small_blind",
+    # PokerTracker's Microgaming conversions: "X posted to play - €0.10", a new player's live big blind
+    "to play": "big_blind",
+    # Absolute / UltimateBet: "X - Posts dead $0.01" (a dead small blind); "Posts small blind",
+    # "Posts $0.02" (a live big blind to come in), "Ante", "Bring-In" are read as above
+    "posts dead": "dead_small_blind",
 }
 
 _POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
@@ -232,6 +250,7 @@ _LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
                 "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
                 "\u00d2": "A", "\u0422": "A"}  # fmt: skip
 _LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
+_SUIT_FIRST = re.compile(r"([shdcSHDC])(10|[2-9TJQKA])")
 _CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
 _LOCAL_CARD = re.compile(
     r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)"
@@ -239,15 +258,21 @@ _LOCAL_CARD = re.compile(
 
 
 def card_of(token: str) -> str:
-    """One card as canonical text (a localised rank or suit word translated; anything else as printed)."""
+    """One card as canonical text (a localised rank or suit word translated; a card written suit
+    first, "SQ", "H10", "dJ" (PokerTracker's conversions of iPoker), turned round; anything else as printed)."""
     if _CANONICAL_CARD.fullmatch(token):
         return token
+    suit_first = _SUIT_FIRST.fullmatch(token)
+    if suit_first is not None:
+        return suit_first.group(2).replace("10", "T") + suit_first.group(1).lower()
     m = _LOCAL_CARD.fullmatch(token)
     if m is None:
         return token
     return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
 
 
+_BRACKETED = re.compile(r"\[([^\]]*)\]")
+_SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
 _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 
@@ -262,6 +287,11 @@ def cards_of(text: str | None) -> tuple[str, ...]:
         return ()
     if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
         return tuple(text.strip().split(" - "))
+    if text.startswith("["):  # "[T h][9 s]", "[qs][2s]" (PKR): one card a bracket, spaced or in lower case
+        tokens = [t for c in _BRACKETED.findall(text) for t in (_SPACED_CARD.sub(r"\1\2", c).split())]
+        return tuple(card_of(t[:-1].upper() + t[-1].lower()) for t in tokens)
+    if " of " in text:  # "A of c, 10 of h" (PokerTracker's Microgaming conversions)
+        text = text.replace(" of ", "")
     tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
@@ -290,7 +320,7 @@ def table_event_kind(what: str) -> M.TableEventKind:
         return "sitting_out"
     if "returned" in what or "is back" in what or "re-join" in what:
         return "returned"
-    if "joins" in what or "sits down" in what or "sit down" in what:
+    if "joins" in what or "joined the table" in what or "sits down" in what or "sit down" in what:
         return "joins"
     if "leaves" in what or "left the table" in what or "stands up" in what or "removed" in what or "leave user" in what:
         return "leaves"

@@ -20,12 +20,25 @@ from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
+try:  # the stud and draw replays subclass Replay: a mypyc build must allow interpreted subclasses
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pure Python without mypy installed: the decorator does nothing
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 E = TypeVar("E", bound=M.Event)
 
 FLOP_GAMES = frozenset(
     {"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo", "courchevel", "courchevel_hilo"}
 )
 BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
+_INVOLVING = (M.Post, M.Action, M.HoleCards, M.Show, M.Draw)
+#: Event types the replay applies besides posts, actions and boards, and those it never reads.
+_OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
+_IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
+                      M.Cancelled})  # fmt: skip
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
@@ -47,6 +60,8 @@ class Player:
     capped: bool = False
     acted: bool = False
     seated: bool = True
+    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
+    stack_known: bool = True
 
     @property
     def active(self) -> bool:
@@ -58,9 +73,13 @@ class Player:
         return self.live_total + self.ante_total + self.dead - self.returned
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
-    """The facts at one wager or post, before it was applied."""
+    """The facts at one wager or post, before it was applied.
+
+    Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
+    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).
+    """
 
     index: int
     event: M.Action | M.Post
@@ -121,6 +140,7 @@ class Trace:
         return self.by_type.get(cls, [])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Replay:
     """Replays one hand; see :func:`replay`."""
 
@@ -131,16 +151,16 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involved = {
-            e.player
-            for e in hand.events
-            if isinstance(e, M.Post | M.Action | M.HoleCards | M.Show | M.Draw) and getattr(e, "player", None)
-        }
+        involved = {e.player for e in hand.events if isinstance(e, _INVOLVING) and getattr(e, "player", None)}
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
+        for pl in self.players.values():
+            pl.pos = pl.seat
+        if facts.unlisted_joiners:
+            self._place_joiners()
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
-                            key=lambda pl: pl.seat)  # fmt: skip
-        self.seat_numbers = [pl.seat for pl in self.order]
+                            key=lambda pl: pl.pos)  # fmt: skip
+        self.seat_numbers = [pl.pos for pl in self.order]
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
@@ -160,7 +180,7 @@ class Replay:
         self.raises = 0
         self.round_players = 0
         self.capped_multiway = False
-        self.anchor_seat = hand.button if hand.button is not None else 0
+        self.anchor_seat: float = hand.button if hand.button is not None else 0
         self.last_actor: Player | None = None
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
@@ -170,9 +190,46 @@ class Replay:
         self.makeup = {e.player for e in hand.events if isinstance(e, M.Post)
                        and e.kind in ("dead_small_blind", "missed_blind")}  # fmt: skip
         self.leaving_folds = facts.leaving_folds
+        self.sitting_out_folds = facts.sitting_out_folds
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
 
     # ------------------------------------------------------------------ setup
+    def _place_joiners(self) -> None:
+        """Players who join as the hand starts ("X has joined the table.") and post have no seat
+        line, or one with a zero stack (PartyPoker): their stack is unknown (never judged) and their place in the turn
+        order is taken from where they first post or act: right after the player before them."""
+        joined = {e.player for e in self.h.events if isinstance(e, M.TableEvent) and e.kind == "joins"}
+        unknown = {n for n, pl in self.players.items() if not pl.seated and n in joined}
+        unknown |= {e.player for e in self.h.events
+                    if isinstance(e, M.Post) and e.player in self.players and self.players[e.player].seated
+                    and self.players[e.player].stack0 == 0}  # fmt: skip
+        if not unknown:
+            return
+        prev: Player | None = None
+        for e in self.h.events:
+            if isinstance(e, M.Board):
+                prev = None  # a new round starts after the button
+            if not isinstance(e, M.Post | M.Action) or e.player not in self.players:
+                continue
+            pl = self.players[e.player]
+            if pl.name in unknown:
+                unknown.discard(pl.name)
+                pl.stack_known = False
+                pl.stack0 = pl.stack = 10**15  # unknown: never short of chips
+                if pl.seated:  # a seat line with a zero stack: the seat is known
+                    prev = pl
+                    continue
+                pl.seated = True
+                base = prev.pos if prev is not None else float(self.h.button or 0)
+                taken = {q.pos for q in self.players.values() if q is not pl and q.seated}
+                step = 0.5
+                while base + step in taken:
+                    step /= 2
+                pl.pos = base + step
+                if pl.seat < 0:
+                    pl.seat = int(base)
+            prev = pl
+
     def _nominal_bb(self, facts: ExportFacts) -> int:
         h = self.h
         posted: dict[str, int] = {}
@@ -182,6 +239,15 @@ class Replay:
                 if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
                         and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
                     continue  # a short all-in big blind of a site that never marks all-ins (888)
+                if (not facts.marks_all_in_posts and not h.big_blind and pl is not None
+                        and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
+                    # a big blind that takes the poster's last chips, unmarked, at a table whose
+                    # header does not print the blinds (Party's buy-in headers): the blind is what
+                    # the first caller who had posted nothing puts in
+                    posters = {x.player for x in h.events if isinstance(x, M.Post)}
+                    call = next((x.increment for x in h.events if isinstance(x, M.Action) and x.street == e.street
+                                 and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
+                    return max(call, e.amount)
                 return e.amount
             if isinstance(e, M.Post):
                 posted[e.player] = posted.get(e.player, 0) + e.amount
@@ -206,7 +272,7 @@ class Replay:
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
         if anchor is not None:
-            self.anchor_seat = anchor.seat
+            self.anchor_seat = anchor.pos
         self.round_players = sum(1 for pl in self.order if pl.active)
 
     def _start_street(self, street: M.Street) -> None:
@@ -219,9 +285,22 @@ class Replay:
         self.full_level = 0
         self.raises = 0
         self.capped_multiway = False
-        self.anchor_seat = self.h.button if self.h.button is not None else 0
+        self.anchor_seat = self._postflop_anchor()
         self.last_actor = None
         self.round_players = sum(1 for pl in self.order if pl.active)
+
+    def _postflop_anchor(self) -> float:
+        """The seat after which a post-flop round starts: the button; when the record does not
+        print it (some iPoker games), the seat just before the small blind (heads-up, the small
+        blind is the button), else just before the big blind."""
+        if self.h.button is not None:
+            return self.h.button
+        sb, bb = self.sb_player, self.bb_player
+        if sb is not None and sb.seated:
+            return sb.pos if len(self.order) == 2 else sb.pos - 0.01
+        if bb is not None and bb.seated:
+            return bb.pos - 0.01
+        return 0
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
@@ -254,7 +333,7 @@ class Replay:
         order = self.order
         if not order or self.not_folded() <= 1:
             return None
-        start = self.last_actor.seat if self.last_actor is not None else self.anchor_seat
+        start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
@@ -495,24 +574,40 @@ class Replay:
         by_type = self.trace.by_type
         for e in self.h.events:
             by_type.setdefault(type(e), []).append(e)
+        on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
         for i, e in enumerate(self.h.events):
-            if isinstance(e, M.Post):
-                self.on_post(i, e)
-            elif isinstance(e, M.Action):
-                self.on_action(i, e)
-            elif isinstance(e, M.Board):
-                self.on_board(i, e)
-            elif isinstance(e, M.UncalledReturn):
-                self.on_return(e)
-            elif isinstance(e, M.CashDrop):
-                self.house += e.amount
-            elif isinstance(e, M.TableEvent) and e.kind == "leaves" and self.leaving_folds:
-                self.on_leave(i, e)
+            t = type(e)  # the model's event classes are final: a type test is an isinstance test
+            if t is M.Action:
+                on_action(i, e)  # type: ignore[arg-type]
+            elif t is M.Post:
+                on_post(i, e)  # type: ignore[arg-type]
+            elif t is M.Board:
+                on_board(i, e)  # type: ignore[arg-type]
+            elif t in _OTHER:
+                self._other(i, e)
+            elif t not in _IGNORED:
+                self._other(i, e)  # an event type the replay does not know: by isinstance
         return self.trace
 
+    def _other(self, i: int, e: M.Event) -> None:
+        if isinstance(e, M.Post):
+            self.on_post(i, e)
+        elif isinstance(e, M.Action):
+            self.on_action(i, e)
+        elif isinstance(e, M.Board):
+            self.on_board(i, e)
+        elif isinstance(e, M.UncalledReturn):
+            self.on_return(e)
+        elif isinstance(e, M.CashDrop):
+            self.house += e.amount
+        elif isinstance(e, M.TableEvent) and (
+            (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
+        ):
+            self.on_leave(i, e)
+
     def on_leave(self, i: int, e: M.TableEvent) -> None:
-        """A player who leaves the table while still in the hand is out of it (the site prints no
-        fold line: Chico), unless they are all-in or act again later in the record."""
+        """A player who leaves the table (Chico) or sits out (iPoker) while still in the hand is out
+        of it (the site prints no fold line), unless they are all-in or act again later in the record."""
         pl = self.players.get(e.player or "")
         if pl is None or pl.folded or pl.all_in:
             return
@@ -528,4 +623,17 @@ def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> 
         from auditor.formats import REGISTRY
 
         facts = REGISTRY.facts_for(hand)
-    return Replay(hand, profile, facts).run()
+    return replay_class(hand)(hand, profile, facts).run()
+
+
+def replay_class(hand: M.Hand) -> type[Replay]:
+    """The state machine of the hand's game: stud and draw games have their own (their modules)."""
+    if hand.game in ("stud", "stud_hilo", "razz"):
+        from auditor.replay.stud import StudReplay
+
+        return StudReplay
+    if hand.game == "draw":
+        from auditor.replay.draw import DrawReplay
+
+        return DrawReplay
+    return Replay

@@ -49,8 +49,8 @@ SUITS = frozenset("shdc")
 
 
 def known(cards: Sequence[str]) -> bool:
-    """Every card is a real card (rank and suit known): only such hands are evaluated."""
-    return bool(cards) and all(len(c) == 2 and c[0] in RANKS and c[1] in SUITS for c in cards)
+    """Every card is a real card (rank and suit known, a ten printed "10h" too): only such hands are evaluated."""
+    return bool(cards) and all(len(n := norm(c)) == 2 and n[0] in RANKS and n[1] in SUITS for c in cards)
 
 
 @lru_cache(maxsize=65536)

@@ -16,7 +16,7 @@ Steps:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from auditor import model as M
@@ -224,8 +224,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         # the pot less all the rake, and at most the whole pot.
         pt.allocation_known = False
         take = rake + pt.fees
-        gross = [Pot(**{**p.__dict__, "net": p.amount}) for p in pt.pots]
-        least = [Pot(**{**p.__dict__, "net": max(0, p.amount - take)}) for p in pt.pots]
+        gross = [replace(p, net=p.amount) for p in pt.pots]
+        least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
         pt.paid_high = _award(t, pt, profile, gross, record=False)
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
@@ -245,13 +245,13 @@ def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
     if printed and len(printed) == len(pt.pots) and all(0 <= n <= p.amount for p, n in zip(pt.pots, printed,
                                                                                             strict=True)):  # fmt: skip
         # the site's own net pots, when they are possible (A003 reports impossible ones)
-        return [Pot(**{**p.__dict__, "net": n}) for p, n in zip(pt.pots, printed, strict=True)]
+        return [replace(p, net=n) for p, n in zip(pt.pots, printed, strict=True)]
     take = pt.rake + pt.fees  # main pot first
     out = []
     for p in pt.pots:
         cut = min(take, p.amount)
         take -= cut
-        out.append(Pot(**{**p.__dict__, "net": p.amount - cut}))
+        out.append(replace(p, net=p.amount - cut))
     return out
 
 
@@ -259,7 +259,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     """Award ``pots``; returns what each player should be paid (and, with ``record``, keeps the
     awards, contenders and notes on ``pt``)."""
     h = t.hand
-    shown, _mucked = shown_cards(t)
+    shown, mucked = shown_cards(t)
     if record:
         pt.hole = shown
     paid: dict[str, int] = defaultdict(int)
@@ -267,6 +267,18 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     for pot in pots:
         eligible = list(pot.eligible)
         contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
+        if (
+            h.game in ("stud", "stud_hilo", "razz", "draw")
+            and len(eligible) > 1
+            and any(n not in shown and n not in mucked for n in eligible)
+        ):
+            # a player still in neither showed nor mucked (OnGame draw summaries print one hand):
+            # whether they won cannot be known
+            if record:
+                pt.contenders[pot.label] = tuple(contenders)
+                pt.decided = False
+                pt.notes.append(f"{pot.label}: a player still in the hand showed no cards; the award is not judged")
+            continue
         if record:
             pt.contenders[pot.label] = tuple(contenders)
         if len(eligible) > 1 and not contenders:
@@ -280,6 +292,21 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                 only = contenders[0]
                 pt.awards.append(Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why))
             paid[contenders[0]] += pot.net
+            continue
+        if h.game in ("stud", "stud_hilo", "razz", "draw"):
+            from auditor.replay.showdown import award_pot  # games without a board
+
+            won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
+            if won is None:
+                if record:
+                    pt.decided = False
+                    pt.notes.append(f"{pot.label}: a {h.game_text} hand shown could not be evaluated")
+                continue
+            for award in won:
+                if record:
+                    pt.awards.append(award)
+                for w, a in award.shares:
+                    paid[w] += a
             continue
         if h.game not in EVALUATED_GAMES:
             if record:

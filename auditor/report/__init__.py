@@ -20,6 +20,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from importlib import resources
@@ -38,6 +39,8 @@ class Page:
     subtitle: str
     root: str | None = ""
     inline_css: str | None = None
+    #: JavaScript to inline (a standalone page only: served and report pages link ``static/*.js``)
+    inline_js: str | None = None
 
 
 def reports_dir() -> Path:
@@ -123,6 +126,56 @@ def copy_static(out: Path) -> None:
 
 def inline_css() -> str:
     return (reports_dir() / "static" / "report.css").read_text("utf-8")
+
+
+def inline_js(name: str = "replayer.js") -> str:
+    """A static script for a standalone page; ``</`` is escaped so it cannot close its element."""
+    return (reports_dir() / "static" / name).read_text("utf-8").replace("</", "<\\/")
+
+
+#: The file that marks a folder as an hhaudit report (a folder without it, not empty and without an
+#: ``index.html``, is never replaced).
+MARKER = ".hhaudit-report"
+
+
+def staging_dir(out: Path) -> Path:
+    """A new empty folder beside ``out`` to write a report into, before :func:`publish` swaps it in.
+
+    ``out`` is checked first: a link or a file in its place, a linked folder inside it, or a folder
+    that holds something other than an hhaudit report is an error (OSError), so nothing is written.
+    """
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder of the report (a link or a file is in the way)", str(out))
+    if out.is_dir():
+        entries = list(out.iterdir())
+        for e in entries:
+            if e.is_symlink() and e.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "a linked folder is in the way", str(e))
+        names = {e.name for e in entries}
+        if entries and MARKER not in names and "index.html" not in names:
+            raise FileExistsError(errno.EEXIST, "the folder is not empty and holds no hhaudit report", str(out))
+    parent = out.absolute().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    d = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".new", dir=parent))
+    os.chmod(d, 0o755)
+    write(d / MARKER, "hhaudit HTML report: this folder is replaced as a whole by the next run\n")
+    return d
+
+
+def publish(staged: Path, out: Path) -> None:
+    """Replace the folder ``out`` by ``staged`` (a sibling): a rename, so the previous run's pages
+    never mix with this run's.  The previous folder is renamed aside, then removed (links in it are
+    unlinked, never followed)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder of the report (a link or a file is in the way)", str(out))
+    if not out.exists():
+        os.rename(staged, out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.absolute().parent))
+    os.rmdir(old)
+    os.rename(out, old)
+    os.rename(staged, out)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def sha256_of(path: str) -> str:

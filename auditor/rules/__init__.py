@@ -9,8 +9,8 @@ The one audit step that runs them is :func:`auditor.audit.audit_hand`.
 
 from __future__ import annotations
 
-from auditor.rules import awards, betting, continuity, hand, parse, stakes
+from auditor.rules import awards, betting, continuity, hand, parse, stakes, studdraw
 
-FAMILIES = (parse, hand, stakes, betting, awards, continuity)
+FAMILIES = (parse, hand, stakes, betting, awards, studdraw, continuity)
 
 __all__ = ["FAMILIES"]

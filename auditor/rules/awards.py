@@ -309,7 +309,7 @@ def _payouts(t: Trace, pt: PotTrace, code: str) -> Iterator[Finding]:
 def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """Compare what each player collected with what the rules pay them; classify each difference."""
     h = t.hand
-    if h.cancelled or not pt.decided or h.game not in _AWARD_GAMES:
+    if h.cancelled or not pt.decided or h.game not in _AWARD_GAMES | _NO_BOARD_GAMES:
         return
     paid = dict(pt.expected_paid)
     for n, v in pt.expected_returns.items():
@@ -374,10 +374,10 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         if d > 0 and (player is None or player.folded or got > _eligible_total(pt, n)):
             kind = "A005"
         elif small and winners == takers:
-            kind = "A007" if h.game in HILO_GAMES else ("A008" if h.runs > 1 else "A006")
+            kind = "A007" if h.game in _HILO else ("A008" if h.runs > 1 else "A006")
         elif h.runs > 1 and winners == takers:
             kind = "A008"
-        elif h.game in HILO_GAMES and winners & takers:
+        elif h.game in _HILO and winners & takers:
             kind = "A007"
         else:
             kind = "A004"
@@ -389,6 +389,9 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         )  # fmt: skip
 
 
+#: stud and draw games: awarded by auditor/replay/showdown.py (not part of the no-flop-no-drop rake rule)
+_NO_BOARD_GAMES = frozenset({"stud", "stud_hilo", "razz", "draw"})
+_HILO = HILO_GAMES | {"stud_hilo"}
 _AWARD_GAMES = frozenset({"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo",
                           "courchevel", "courchevel_hilo"})  # fmt: skip
 

@@ -103,7 +103,7 @@ def b004(t: Trace) -> Iterator[Finding]:
     for s in _live(t, seated=True):
         e = s.event
         assert isinstance(e, M.Action)
-        if s.expected == e.player:
+        if s.expected == e.player or (s.expected is None and e.kind == "check" and t.facts.checks_when_no_betting):
             continue
         who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
         yield flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
@@ -127,7 +127,7 @@ def b005(t: Trace) -> Iterator[Finding]:
             why = "after the hand had ended (every other player had folded)"
         elif s.actor_folded:
             why = "after folding"
-        elif s.actor_all_in and e.kind != "fold":
+        elif s.actor_all_in and e.kind != "fold" and not (e.kind == "check" and t.facts.checks_when_no_betting):
             why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
         else:
             continue
@@ -150,7 +150,7 @@ def b006(t: Trace) -> Iterator[Finding]:
         why = None
         if e.kind == "check" and s.to_call > 0:
             why = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
-        elif e.kind == "bet" and s.current_bet > 0:
+        elif e.kind == "bet" and s.current_bet > 0 and not _completes_bring_in(t, s):
             why = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
         elif e.kind == "raise" and s.current_bet == 0:
             why = "raised when no bet had been made (a bet was needed)"
@@ -272,6 +272,11 @@ def b011(t: Trace) -> Iterator[Finding]:
                 f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
                 pending=list(so.pending),
             )  # fmt: skip
+
+
+def _completes_bring_in(t: Trace, s: Step) -> bool:
+    """A stud "bet" facing only the bring-in: the completion, which iPoker and OnGame print as a bet."""
+    return t.hand.game in ("stud", "stud_hilo", "razz") and s.fl_raises == 0 and s.street in ("third", "preflop")
 
 
 def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterator[Step]:

@@ -17,7 +17,7 @@ def money(hand: Hand, amount: int | None) -> str:
 
 
 _AMOUNT_KEYS = ("expected", "actual", "facing", "full_raise")
-_NOT_MONEY = frozenset({"B010", "H004"})  # counts raises or cards, not money
+_NOT_MONEY = frozenset({"B010", "H004", "H006"})  # counts raises or cards, not money
 
 
 def money_unit(hand: Hand, code: str, data: dict[str, Any]) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
 from auditor.rules.common import flag
+from auditor.seenstore import SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 
@@ -52,11 +53,12 @@ def fingerprint(lines: Sequence[str]) -> bytes:
 
 
 class DuplicateIds:
-    """Remembers (site, hand id) → (path, first line, fingerprint) across an audit run; memory grows
-    with the number of hands (8 bytes a line)."""
+    """Remembers (site, hand id) → (path, first line, fingerprint) across an audit run, in bounded
+    memory: the first 25,000 hands in a dict, every later one in a temporary database on disk
+    (:class:`~auditor.seenstore.SeenStore`)."""
 
-    def __init__(self) -> None:
-        self.seen: dict[tuple[str, str], tuple[str, int, bytes]] = {}
+    def __init__(self, seen: SeenStore | None = None) -> None:
+        self.seen = seen if seen is not None else SeenStore()
 
     def copy_of(self, hand: M.Hand, lines: Sequence[str]) -> Finding | None:
         """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
@@ -185,7 +187,7 @@ def h003(t: Trace) -> Iterator[Finding]:
             yield flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}")
         seats.setdefault(s.seat, s.player)
         names.setdefault(s.player, s.seat)
-        if h.max_seats and s.seat > h.max_seats:
+        if h.max_seats and s.seat > h.max_seats and not t.facts.spread_seat_numbers:
             yield flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
     if (
         h.button is not None

@@ -1,0 +1,73 @@
+"""Stud and draw checks that flop games do not have: who brings in (B012) and whether the draws
+took more cards than the deck holds (H006).
+
+The betting of stud and draw hands is judged by the usual B-codes on the replays of
+``auditor/replay/stud.py`` and ``auditor/replay/draw.py``: order of action from the bring-in on
+third street and from the best showing hand on later streets (B004), the completion and the small
+and big bets (B009), raise caps (B010).  Awards are checked by the A-codes with pokerkit's
+evaluators (``auditor/replay/showdown.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from auditor import model as M
+from auditor.findings import Finding, Severity, rule
+from auditor.replay.betting import Trace
+from auditor.replay.draw import deck_use
+from auditor.replay.stud import STUD_GAMES, bring_in_due
+from auditor.rules.common import flag
+
+_CITE_BRING_IN = ("Robert's Rules of Poker v11, Seven-Card Stud rules 1-2 (low card by suit brings in) and "
+                  "Razz rule 1 (the highest card brings in)")  # fmt: skip
+_CITE_DECK = "Robert's Rules of Poker v11, Draw Poker (the last card is not dealt; discards are reshuffled)"
+
+
+@rule("B012", "wrong-bring-in", Severity.ERROR, stage="hand")
+def b012(t: Trace) -> Iterator[Finding]:
+    """The stud bring-in was posted by the wrong player.
+
+    On third street the lowest upcard brings in (seven-card stud and stud hi/lo; aces are high);
+    in razz the highest upcard (aces are low, so a king is the highest).  Cards of the same rank
+    are ranked by suit: clubs (lowest), diamonds, hearts, spades (highest).  A player all-in from
+    the ante cannot bring in, and a hand whose upcards are not all printed is not judged.
+
+    Example: stud, upcards Td, 4c, 2c, 8s: the 2c brings in; a bring-in by the 4c is flagged.
+    Razz, upcards Kd, Ks, 5c: the Ks brings in.
+    """
+    h = t.hand
+    if h.game not in STUD_GAMES:
+        return
+    post = next((e for e in t.of(M.Post) if e.kind == "bring_in"), None)
+    if post is None:
+        return
+    due = bring_in_due(h, t.players)
+    if due is None or post.player == due:
+        return
+    low = "highest" if h.game == "razz" else "lowest"
+    yield flag(t, "B012", post.line, post.col,
+               f"{post.player} brought in; {due} had the {low} upcard and was due to bring in",
+               cite=_CITE_BRING_IN, expected=due, actual=post.player)  # fmt: skip
+
+
+@rule("H006", "draw-exceeds-deck", Severity.ERROR, stage="hand")
+def h006(t: Trace) -> Iterator[Finding]:
+    """A draw round took more cards than the deck could give.
+
+    A 52-card deck deals five cards to each player (badugi: four); the cards drawn come from the
+    stub.  Where the rule profile lets the dealer shuffle the discards into a new stub
+    (``draw_reshuffle = "discards"``, every rule book), one round can draw at most the cards outside
+    the players' hands; without a reshuffle, all the rounds together can draw at most the stub.
+
+    Example: six players at five card draw hold 30 cards; 22 are left.  Six players drawing four
+    cards each (24) is impossible with no reshuffle.
+    """
+    h = t.hand
+    if h.game != "draw":
+        return
+    for u in deck_use(h, t.profile):
+        if u.drawn > u.available:
+            yield flag(t, "H006", u.line, u.col,
+                       f"{u.drawn} cards were drawn with {u.players} players dealt in; only {u.available} cards were "
+                       f"outside their hands", cite=_CITE_DECK, expected=u.available, actual=u.drawn)  # fmt: skip
