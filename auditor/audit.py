@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from auditor import findings as F
+from auditor.continuity import Collect
 from auditor.findings import Finding, checks
 from auditor.formats import REGISTRY, Chunk, ExportFacts, parse_chunk
 from auditor.model import Hand
@@ -147,6 +148,8 @@ class AuditRun:
     dups: DuplicateIds = field(default_factory=DuplicateIds)
     converted_files: set[str] = field(default_factory=set)
     on_audited: Callable[[Audited], None] | None = None
+    #: the cross-hand stage's rows (``hhaudit audit``): :meth:`Collect.findings` runs the T-rules
+    crosshand: Collect | None = None
 
     def profile_for(self, hand: Hand) -> Profile:
         return for_hand(hand.site, self.rules or None)
@@ -168,6 +171,8 @@ class AuditRun:
         a = audit_hand(hand, self.profile_for(hand))
         found.extend(self.dups.check(hand, a.trace, chunk.lines))
         found.extend(a.findings)
+        if self.crosshand is not None:
+            self.crosshand.add(a, found, chunk.lines)
         if self.on_audited is not None:
             self.on_audited(a)
         return Result(chunk, hand, a, found)

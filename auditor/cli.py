@@ -246,7 +246,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
     worst = 0
-    items = iter_parsed(inputs.files, summary, keep, rules_name, on_hand=collector.on_hand if collector else None)
+    items = iter_parsed(inputs.files, summary, keep, rules_name, on_hand=collector.on_hand if collector else None,
+                        gaps="T001" in codes)  # fmt: skip
     try:
         for hand, fs in progress(items, summary, len(inputs.files), enabled=not (args.quiet or args.no_progress)):
             for f in fs:

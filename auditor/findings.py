@@ -1,13 +1,14 @@
 """Findings (errors are values, never exceptions) and the registry of stable rule codes.
 
-A rule is a documented check with a stable code (``^[PHBSAD]\\d{3}$``), a kebab-case name, a
+A rule is a documented check with a stable code (``^[PHBSADT]\\d{3}$``), a kebab-case name, a
 default severity and the *stage* it runs at.  It is registered once, by the :func:`rule` decorator
 on the function that checks it; its docstring is its user documentation (``hhaudit rules CODE``
 prints it and the HTML report has a page per rule).  Codes are never renumbered or reused.
 
 Stages: ``parse`` (reported by the readers; the function only documents the code), ``hand`` (a
 function of the replayed hand's :class:`~auditor.replay.Trace`), ``pots`` (of the trace and the
-rebuilt pots), ``run`` (across the hands of one run: duplicate ids).  The rule families live in
+rebuilt pots), ``run`` (across the hands of one run: duplicate ids), ``table`` (across the ordered
+hands of one table: :mod:`auditor.continuity`).  The rule families live in
 ``auditor.rules``; :func:`catalogue` loads them, explicitly, the first time a code is looked up.
 """
 
@@ -40,10 +41,10 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
-CODE_RE = re.compile(r"^[PHBSAD]\d{3}$")
+CODE_RE = re.compile(r"^[PHBSADT]\d{3}$")
 
 
-Stage = Literal["parse", "hand", "pots", "run"]
+Stage = Literal["parse", "hand", "pots", "run", "table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,7 @@ class SelectorError(ValueError):
 
 
 FAMILIES = {"P": "parse", "H": "hand structure", "B": "betting", "S": "table stakes", "A": "pots and awards",
-            "D": "descriptions"}  # fmt: skip
+            "D": "descriptions", "T": "across hands"}  # fmt: skip
 
 
 def _split(spec: str | Iterable[str] | None) -> list[str]:
@@ -196,13 +197,14 @@ def suggest(word: str) -> str | None:
 def resolve(selector: str) -> frozenset[str]:
     """The rule codes one selector stands for.
 
-    A selector is ``ALL``, a rule code (``B001``, any case), a code prefix (``B``, ``B00``) that
-    starts at least one registered code, or a rule name (``illegal-reraise``).  Anything else
-    raises :class:`SelectorError`, naming the nearest code or name.
+    A selector is ``ALL`` (every rule but the :data:`OPT_IN` ones), a rule code (``B001``, any
+    case), a code prefix (``B``, ``B00``) that starts at least one registered code, or a rule name
+    (``illegal-reraise``).  Anything else raises :class:`SelectorError`, naming the nearest code or
+    name.
     """
     s = selector.strip()
     if s.upper() == "ALL":
-        return frozenset(RULES)
+        return frozenset(RULES) - OPT_IN
     by_name = [c for c, r in RULES.items() if r.name == s.lower()]
     if by_name:
         return frozenset(by_name)
@@ -224,6 +226,11 @@ def resolve_all(spec: str | Iterable[str] | None) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Codes reported only when selected by code, prefix or name (``ALL`` leaves them out): context, not
+#: problems of the input (T001: where the cross-hand chain of a table could not be followed).
+OPT_IN = frozenset({"T001"})
+
+
 def selected_codes(
     select: str | Iterable[str] | None,
     ignore: str | Iterable[str] | None,
@@ -231,9 +238,10 @@ def selected_codes(
 ) -> frozenset[str]:
     """The codes in force: ``select`` (every rule when empty) plus ``extend_select``, minus ``ignore``.
 
-    An ignore always wins over a select, however specific either is.  Raises SelectorError.
+    An ignore always wins over a select, however specific either is.  The :data:`OPT_IN` codes are
+    in force only when a select or extend-select names them.  Raises SelectorError.
     """
-    base = resolve_all(select) if _split(select) else frozenset(RULES)
+    base = resolve_all(select) if _split(select) else frozenset(RULES) - OPT_IN
     return (base | resolve_all(extend_select)) - resolve_all(ignore)
 
 

@@ -80,15 +80,21 @@ def iter_parsed(
     keep: Callable[[Finding], bool] = lambda f: True,
     rules: str | None = "",
     on_hand: Callable[[Result], None] | None = None,
+    gaps: bool = False,
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
     """Read (and, unless ``rules`` is None, audit) every hand of ``paths`` with the one audit step.
 
     Yields (hand or None, kept findings), updating ``summary``.  ``rules`` names a rule profile; the
     empty string judges each hand by its format's house profile; None reads only.  ``on_hand`` is
     called with every hand's :class:`~auditor.audit.Result` (its chunk, the audited hand, and the
-    kept findings) before the hand is yielded: the HTML report keeps the hands it shows.
+    kept findings) before the hand is yielded: the HTML report keeps the hands it shows.  When
+    auditing, the cross-hand stage (T-codes, :mod:`auditor.continuity`) runs over every hand after
+    the last one, and its findings come last, with no hand; ``gaps`` adds where a table's chain
+    could not be followed (T001, reported only when selected).
     """
-    run = AuditRun(rules=rules or None, audit=rules is not None)
+    from auditor.continuity import Collect
+
+    run = AuditRun(rules=rules or None, audit=rules is not None, crosshand=Collect() if rules is not None else None)
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item) else []
@@ -109,6 +115,12 @@ def iter_parsed(
         if on_hand is not None:
             on_hand(r)
         yield r.hand, r.findings
+    if run.crosshand is not None:
+        fs = [f for f in run.crosshand.findings() if (gaps or f.code != "T001") and keep(f)]
+        for f in fs:
+            summary.by_code[f.code] += 1
+        if fs:
+            yield None, fs
 
 
 def audit(
@@ -118,6 +130,7 @@ def audit(
     summary = Summary()
     out: list[Finding] = []
     sel = F.selector(select, ignore)
-    for _hand, fs in iter_parsed(paths, summary, lambda f: sel(f.code), rules):
+    gaps = "T001" in F.selected_codes(select, ignore)
+    for _hand, fs in iter_parsed(paths, summary, lambda f: sel(f.code), rules, gaps=gaps):
         out.extend(fs)
     return summary, out

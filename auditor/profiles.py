@@ -36,6 +36,8 @@ class Profile:
     fl_cap_raises: int | None = None  # raises allowed after the opening bet; None = no cap checked
     fl_headsup: FlHeadsUp = "none"
     dead_button_cash: bool = True  # may the button sit on an empty seat in a cash game
+    # may a cash player add chips between hands (a top-up; never during a hand: table stakes)
+    top_ups_between_hands: bool = True
     no_flop_no_drop: bool = False  # no rake when the hand ends before the flop (house rake policy)
     hilo_identical_even: bool = False  # the same hands win high and low: split the whole pot evenly
     # a rake table, where the house publishes one: rate (numerator, denominator), rounding, cap in
@@ -68,6 +70,8 @@ _TDA = {
     "B011": "TDA 2026 Rule 19 (2024: 17); WSOP Live Action Rule 156",
     "S": "WSOP Live Action Rules 64 and 186 (table stakes)",
     "H": "TDA 2026 Rule 34 (2024: 32) and the site's hand record",
+    "T": "Poker TDA 2026 Rules: chips stay in play and visible at the table; dead button, TDA 2026 Rule 34 "
+    "(2024: 32); table stakes, WSOP 2026 Live Action Rules 64 and 186",
 }
 _WSOP_LIVE = {
     "B001": "WSOP 2026 Live Action Rule 175 (and 177)",

@@ -1,6 +1,6 @@
 """Every serious finding (B, S, A, H) on the shared corpus is accounted for.
 
-``tests/corpus_expected/<folder>.tsv`` lists, for one corpus folder, every B/S/A/H finding (of
+``tests/corpus_expected/<folder>.tsv`` lists, for one corpus folder, every B/S/A/H/T finding (of
 warning or error severity: an identical copy of a hand, H005, is info) that is
 a real problem in the record (a file kept broken on purpose, a site misprint), one row per finding
 with the reason.  ``<folder>.open.tsv`` lists *known false alarms*: findings on hands that are not
@@ -23,7 +23,7 @@ from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import CORPUS, ROOT
 
 LISTS = ROOT / "tests" / "corpus_expected"
-SERIOUS = ("B", "S", "A", "H")
+SERIOUS = ("B", "S", "A", "H", "T")
 FOLDERS = sorted({p.name.split(".")[0] for p in LISTS.glob("*.tsv")})
 
 Row = tuple[str, str, str]  # path relative to the corpus, hand id, code

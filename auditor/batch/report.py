@@ -15,7 +15,7 @@ those); files that could not be audited; the latest runs.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -131,6 +131,20 @@ class RunRow:
 
 
 @dataclass(frozen=True)
+class TimelineRow:
+    """One table's hands across the store: from, to, how many, where its chain broke, what was found."""
+
+    site: str
+    table: str
+    first: str
+    last: str
+    hands: str
+    nights: str
+    gaps: str
+    codes: str
+
+
+@dataclass(frozen=True)
 class StoreView:
     page: Page
     store: str
@@ -146,6 +160,7 @@ class StoreView:
     error_files: list[ErrorRow]
     runs: list[RunRow]
     top: int
+    timelines: list[TimelineRow] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------- computing
@@ -368,7 +383,40 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
         ],
         runs=run_rows,
         top=top,
+        timelines=_timelines(store, top),
     )
+
+
+def _timelines(store: str, top: int) -> list[TimelineRow]:
+    """The tables of the store with the most cross-hand findings (then the most hands): their first
+    and last hand, nights, chain breaks (T001) and the other T-codes of the cross-hand pass."""
+    key = ["site", "table", "tournament_id"]
+    hands = (
+        S.scan(store, "hands").filter(pl.col("table").is_not_null())
+        .group_by(key)
+        .agg(hands=pl.len(), first=pl.col("start_utc").min(), last=pl.col("start_utc").max(),
+             nights=pl.col(S.NIGHT).n_unique())
+        .collect()
+    )  # fmt: skip
+    cross = S.scan(store, "crosshand").filter(pl.col("code").str.starts_with("T")).collect()
+    if not cross.is_empty():
+        tid = pl.col("data").str.json_path_match("$.tournament_id")
+        per = cross.with_columns(tournament_id=tid).group_by("site", "table", "code").len()
+        gaps = per.filter(pl.col("code") == "T001").select("site", "table", gaps="len")
+        codes = (per.filter(pl.col("code") != "T001").sort("code")
+                 .group_by("site", "table").agg(codes=pl.format("{} {}", "code", "len").str.join(", "),
+                                                found=pl.col("len").sum()))  # fmt: skip
+        hands = hands.join(gaps, on=["site", "table"], how="left").join(codes, on=["site", "table"], how="left")
+    else:
+        hands = hands.with_columns(gaps=pl.lit(None, pl.UInt32), codes=pl.lit(None, pl.String),
+                                   found=pl.lit(None, pl.UInt32))  # fmt: skip
+    rows = hands.sort(["found", "hands", "site", "table"], descending=[True, True, False, False], nulls_last=True)
+    out = []
+    for r in rows.head(top).iter_rows(named=True):
+        name = r["table"] + (f" (tournament {r['tournament_id']})" if r["tournament_id"] else "")
+        out.append(TimelineRow(r["site"] or "-", name, _time(r["first"]), _time(r["last"]), _n(r["hands"]),
+                               _n(r["nights"]), _n(r["gaps"] or 0), r["codes"] or ""))  # fmt: skip
+    return out
 
 
 def render(view: StoreView) -> str:

@@ -12,7 +12,10 @@
 5. list the files (as ``hhaudit audit`` does: recursive, sorted, sidecars skipped) and hand one
    :class:`~auditor.batch.work.FileTask` per file to the engine; unchanged files come back
    ``skipped`` after hashing, without being parsed;
-6. compact the manifest, rewrite the run row (``complete``, with every count), print the summary.
+6. compact the manifest; run the cross-hand pass over the store (:mod:`auditor.batch.crosshand`:
+   continuity of each table's hands, this night against the last hands of the nights before, and
+   hand ids found in several files or nights), written to ``crosshand/night=N/``;
+7. rewrite the run row (``complete``, with every count), print the summary.
 
 Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
 usage or I/O error; else 1 when a file audited in this run has a finding at or above
@@ -89,6 +92,7 @@ class Tally:
     worst: int = 0
     messages: list[str] = field(default_factory=list)
     garbage_removed: int = 0
+    crosshand: Counter[str] = field(default_factory=Counter)  # the cross-hand pass's findings, by code
 
     @property
     def findings(self) -> int:
@@ -198,6 +202,7 @@ def _run_row(
         "hands_failed": tally.hands_failed,
         "findings": tally.findings,
         "by_code": json.dumps(dict(sorted(tally.by_code.items()))),
+        "crosshand_by_code": json.dumps(dict(sorted(tally.crosshand.items()))),
         "hands_per_s": tally.hands_seen / seconds if seconds > 0 and status != "running" else None,
         "garbage_removed": tally.garbage_removed,
         "errors": tally.messages,
@@ -226,7 +231,13 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
         f"hhaudit batch: night {night}, run {run_id}: {t.files_seen:,} file(s): {t.audited:,} audited "
         f"({t.replaced:,} replaced), {t.skipped:,} skipped unchanged, {t.errors:,} could not be audited; "
         f"{t.hands_seen:,} hands seen, {t.hands_parsed:,} parsed, {t.hands_failed:,} failed{rate}; "
-        f"{t.findings:,} finding(s){': ' + codes if codes else ''}; {duration(seconds)}"
+        f"{t.findings:,} finding(s){': ' + codes if codes else ''}; "
+        + (
+            f"across hands and files: {', '.join(f'{c} {n}' for c, n in sorted(t.crosshand.items()))}; "
+            if t.crosshand
+            else ""
+        )
+        + duration(seconds)
     )
 
 
@@ -329,6 +340,12 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         progress.close()
     compact()
     S.compact_manifest(store, run_id)
+    if status == "complete":
+        # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
+        from auditor.batch.crosshand import run_night, worst
+
+        tally.crosshand = run_night(store, night)
+        tally.worst = max(tally.worst, worst(tally.crosshand))
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
         code = 2

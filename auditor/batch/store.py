@@ -8,6 +8,8 @@ Layout (``STORE`` is the directory given to ``hhaudit batch --store``)::
       hands/night=2026-11-29/<key>.<audit_id>.0000.parquet      one part per file (more for large files)
       findings/night=2026-11-29/<key>.<audit_id>.0000.parquet
       runs/night=2026-11-29/<run_id>.parquet           the run log: one row per run
+      crosshand/night=2026-11-29/crosshand.parquet     findings across hands and files (T-codes, H001/H005
+                                                       across files), rewritten after each run of the night
       .lock                                            held (flock) while a batch runs
 
 ``night`` is the date of the run that audited the file (``--night`` overrides it), so a night's
@@ -52,9 +54,9 @@ from typing import IO, Any
 
 import polars as pl
 
-from auditor import tables
+from auditor import continuity, tables
 
-TABLES = ("files", "hands", "findings", "runs")
+TABLES = ("files", "hands", "findings", "runs", "crosshand")
 NIGHT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 NIGHT = "night"
 UTC_TIME = pl.Datetime("us", "UTC")
@@ -86,7 +88,9 @@ FILES: dict[str, pl.DataType] = {
     "seconds": pl.Float64(),
 }
 
-#: Hands: the columns of :data:`auditor.tables.HANDS` plus where they came from and what was found.
+#: Hands: the columns of :data:`auditor.tables.HANDS` plus where they came from and what was found,
+#: and the cross-hand stage's columns (:data:`auditor.continuity.COLUMNS`: seats with starting and
+#: final stacks, the start in UTC, a fingerprint of the hand's text for duplicate ids across files).
 HANDS: dict[str, pl.DataType] = {
     "file_key": pl.String(),
     "audit_id": pl.String(),
@@ -94,6 +98,7 @@ HANDS: dict[str, pl.DataType] = {
     "players": pl.List(pl.String()),
     "findings": pl.Int32(),
     "worst": pl.String(),
+    **continuity.COLUMNS,
 }
 
 #: Findings: one row per finding.  ``hand_no`` numbers the hand headers of a file (null for a
@@ -139,13 +144,15 @@ RUNS: dict[str, pl.DataType] = {
     "hands_failed": pl.Int64(),
     "findings": pl.Int64(),
     "by_code": pl.String(),  # JSON object code -> count, this run's audited files
+    "crosshand_by_code": pl.String(),  # JSON object code -> count, the night's cross-hand pass (crosshand table)
     "hands_per_s": pl.Float64(),
     "garbage_removed": pl.Int64(),  # uncommitted parts of a killed run deleted at the start
     "errors": pl.List(pl.String()),  # the first messages of files that could not be audited
     "exit_status": pl.Int32(),
 }
 
-SCHEMAS: dict[str, dict[str, pl.DataType]] = {"files": FILES, "hands": HANDS, "findings": FINDINGS, "runs": RUNS}
+SCHEMAS: dict[str, dict[str, pl.DataType]] = {"files": FILES, "hands": HANDS, "findings": FINDINGS, "runs": RUNS,
+                                              "crosshand": FINDINGS}  # fmt: skip
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -360,7 +367,7 @@ def scan(store: str, table: str) -> pl.LazyFrame:
     if table == "files":
         return load_manifest(store).lazy()
     raw = scan_raw(store, table)
-    if table == "runs":
+    if table in ("runs", "crosshand"):
         return raw
     live = load_manifest(store, ["file_key", "audit_id", "status"]).filter(pl.col("status") == "ok")
     live = live.select(NIGHT, "file_key", "audit_id")

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from auditor import __version__
+from auditor import __version__, continuity
 from auditor import model as M
 from auditor.audit import AuditRun
 from auditor.batch import DEFAULT_BATCH_SIZE
@@ -167,7 +167,8 @@ class _Parts:
         self.finding_parts = 0
         self.written: list[str] = []
 
-    def add(self, hand_no: int | None, hand: M.Hand | None, fs: list[Finding]) -> None:
+    def add(self, hand_no: int | None, hand: M.Hand | None, fs: list[Finding],
+            extra: dict[str, Any] | None = None) -> None:  # fmt: skip
         t = self.task
         for f in fs:
             self.findings.append(finding_row(f, t.key, self.aid, hand_no, hand))
@@ -181,6 +182,8 @@ class _Parts:
                 findings=len(fs),
                 worst=str(Severity(worst)) if worst else None,
             )
+            if extra:
+                row.update(extra)
             self.hands.append(row)
         if len(self.hands) >= t.batch_size:
             self._flush_hands()
@@ -338,7 +341,11 @@ def _audit(task: FileTask, res: FileResult) -> None:
                         res.hands_failed += 1
                     else:
                         res.hands_parsed += 1
-                    parts.add(hand_no, hand, fs)
+                    extra = None
+                    if hand is not None:
+                        extra = (continuity.hand_columns(r.audited, fs, r.chunk.lines) if r.audited is not None
+                                 else continuity.copy_columns(r.chunk.lines))  # fmt: skip
+                    parts.add(hand_no, hand, fs, extra)
                     hand_no += 1
                 for x in fs:
                     by_code[x.code] += 1

@@ -63,6 +63,7 @@ class Overview:
     codes: list[dict[str, Any]] = field(default_factory=list)
     sites: list[dict[str, Any]] = field(default_factory=list)
     players: list[dict[str, Any]] = field(default_factory=list)
+    timelines: list[Any] = field(default_factory=list)  # auditor.batch.report.TimelineRow
 
 
 @dataclass
@@ -155,6 +156,9 @@ class Store:
             .collect()
         )
         o.players = players.to_dicts()
+        from auditor.batch.report import _timelines
+
+        o.timelines = _timelines(self.root, top)
         return o
 
     def findings(self, flt: Filters, page: int = 1) -> tuple[list[dict[str, Any]], int]:

@@ -1,0 +1,168 @@
+"""The store's cross-hand pass: continuity (T-codes) and duplicate hand ids across files and nights.
+
+``hhaudit batch`` audits files independently (in parallel, on any worker), so what lies between
+files - the next hand of a table in another file, the same hand id in two files or on two nights -
+is judged after the per-file pass, by polars queries over the store's ``hands`` table, which keeps
+for every hand the columns of :data:`auditor.continuity.COLUMNS` (the seats with starting and final
+stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
+
+* :func:`night_input`: the night's hands and, for each table, the last hand of the nights before,
+  so each night is chained to the previous night's last hands of each table;
+* :func:`duplicates`: hand ids found in more than one file (any night), the later occurrence named
+  H005 when its fingerprint equals the first's (an identical copy) and H001 otherwise, exactly as
+  ``hhaudit audit`` names them across the files it is given (occurrences ordered by night, path and
+  line; pairs within one file are the per-file audit's own findings and are not repeated);
+* :func:`run_night` writes both into ``crosshand/night=N/crosshand.parquet`` (rows of the store's
+  ``findings`` schema), replacing that night's previous result;
+* :func:`check_partitioned` runs the continuity query on partitions of the hands by table, in
+  process or as Dask tasks (a chain never crosses tables, so the result is the same).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import polars as pl
+
+from auditor import continuity as C
+from auditor import findings as F
+from auditor.batch import store as S
+from auditor.findings import Finding
+
+_LOC = ["file_key", "audit_id", "hand_no", "night"]
+
+
+def _hands(store: str) -> pl.LazyFrame:
+    return S.scan(store, "hands").select(*C.INPUT, *_LOC)
+
+
+def night_input(store: str, night: str) -> pl.LazyFrame:
+    """The hands of ``night`` and the last hand of each table from the nights before it."""
+    day = date.fromisoformat(night)
+    h = _hands(store)
+    now = h.filter(pl.col(S.NIGHT) == day)
+    before = C.order(h.filter(pl.col(S.NIGHT) < day))
+    last = before.filter(pl.col("k") == pl.col("k").max().over("tkey")).select(*C.INPUT, *_LOC)
+    return pl.concat([now, last], how="vertical_relaxed")
+
+
+def duplicates(store: str, night: str | None = None) -> pl.DataFrame:
+    """Hand ids in more than one file: one row per later occurrence (of ``night``, or of any night),
+    with ``code`` H005 (same fingerprint as the first occurrence) or H001, and the first's place."""
+    h = (
+        S.scan(store, "hands")
+        .select("site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC)
+        .filter(pl.col("fingerprint").is_not_null())
+        .sort([S.NIGHT, "path", "first_line"])
+    )
+    g = ["site", "hand_id"]
+    h = h.with_columns(
+        n=pl.len().over(g),
+        first_fp=pl.col("fingerprint").first().over(g),
+        first_path=pl.col("path").first().over(g),
+        first_at=pl.col("first_line").first().over(g),
+        first_key=pl.col("file_key").first().over(g),
+    ).filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")))
+    if night is not None:
+        h = h.filter(pl.col(S.NIGHT) == date.fromisoformat(night))
+    own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
+    h = h.join(own.unique(), on=["file_key", "hand_no"], how="anti")
+    code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
+    return h.with_columns(code=code).sort("path", "first_line").collect()
+
+
+def _dup_findings(df: pl.DataFrame) -> list[tuple[Finding, dict[str, Any]]]:
+    out = []
+    for r in df.iter_rows(named=True):
+        where = f"{r['first_path']}:{r['first_at']}"
+        if r["code"] == "H005":
+            msg = (f"hand {r['hand_id']} is an identical copy of the hand at {where} (another file of the store: "
+                   "both files were audited)")  # fmt: skip
+        else:
+            msg = f"hand id {r['hand_id']} already appeared at {where} with a different record"
+        f = F.make(r["code"], r["path"], r["first_line"], 1, msg, site=r["site"], hand_id=r["hand_id"],
+                   first_path=r["first_path"], first_line=r["first_at"])  # fmt: skip
+        out.append((f, r))
+    return out
+
+
+def _check_frame(df: pl.DataFrame) -> pl.DataFrame:
+    return C.check(df.lazy()).collect()
+
+
+def check_partitioned(
+    hands: pl.DataFrame, parts: int, run: Callable[[list[pl.DataFrame]], list[pl.DataFrame]] | None = None
+) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table.
+
+    ``run`` maps the partition frames to result frames (default: one after the other, in process;
+    :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
+    """
+    h = hands.select(list(C.INPUT)).with_columns(_p=(C._key().hash(seed=7) % parts).cast(pl.Int64))
+    frames = [h.filter(pl.col("_p") == i).drop("_p") for i in range(parts)]
+    results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
+    cols = list(C.FINDINGS)
+    return pl.concat([r.select(cols) for r in results], how="vertical_relaxed").sort(
+        ["path", "line", "code", "player", "hand_id"], nulls_last=True
+    )
+
+
+def dask_runner(client: Any) -> Callable[[list[pl.DataFrame]], list[pl.DataFrame]]:
+    """A ``run`` for :func:`check_partitioned` that checks each partition as a task on ``client``
+    (a ``dask.distributed.Client``)."""
+
+    def run(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
+        futures = client.map(_check_frame, frames, pure=False)
+        return list(client.gather(futures))
+
+    return run
+
+
+def _rows(store: str, night: str, df: pl.DataFrame) -> list[dict[str, Any]]:
+    """Store ``findings`` rows for the continuity rows ``df`` (located through the night's hands)."""
+    from auditor.batch.work import finding_row
+
+    if df.is_empty():
+        return []
+    loc = (
+        _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
+        .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no").collect()
+    )  # fmt: skip
+    df = df.join(loc, on=["site", "hand_id", "path"], how="inner").unique(["code", "path", "line", "player", "reason"])
+    df = df.sort(["path", "line", "code", "player"], nulls_last=True)
+    out = []
+    for f, r in zip(C.to_findings(df), df.iter_rows(named=True), strict=True):
+        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
+        row["table"] = r["table"]
+        out.append(row)
+    return out
+
+
+def run_night(store: str, night: str) -> Counter[str]:
+    """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
+    cont = C.check(night_input(store, night)).collect()
+    rows = _rows(store, night, cont)
+    from auditor.batch.work import finding_row
+
+    for f, r in _dup_findings(duplicates(store, night)):
+        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
+        row["table"] = r["table"]
+        rows.append(row)
+    path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
+    S.write_atomic(S.frame(rows, S.FINDINGS), path)
+    return Counter(r["code"] for r in rows)
+
+
+def worst(by_code: Counter[str]) -> int:
+    """The worst severity (as an int) of findings counted by code."""
+    cat = F.catalogue()
+    return max((int(cat[c].severity) for c in by_code if c in cat), default=0)
+
+
+def as_json(by_code: Counter[str]) -> str:
+    return json.dumps(dict(sorted(by_code.items())))

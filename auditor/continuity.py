@@ -1,0 +1,513 @@
+"""The cross-hand stage: continuity of one table's hands, as polars queries.
+
+Every rule of the ``hand`` and ``pots`` stages judges one hand.  This stage judges what lies
+*between* hands of one table (site, table name, tournament id), ordered by start time and hand id:
+a cash stack that shrank while its player stayed seated (ratholing), tournament chips that appeared
+or vanished, a top-up where the house allows none, a button that skipped a player or did not move,
+tournament blinds that went down, and where the chain could not be followed (a gap).  The rules
+(T-codes) are documented in :mod:`auditor.rules.continuity`.
+
+The input is one row per audited hand: the base hand columns (:data:`auditor.tables.HANDS`) and
+:data:`COLUMNS` (start time in UTC, the seats with the stack each player started with as printed and
+ended with as replayed, a fingerprint of the hand's text, and the profile's settings), built by
+:func:`hand_columns`.  The batch store's ``hands`` table holds the same columns, so
+:func:`check` runs unchanged on the hands of one ``hhaudit audit``, on a store of months, and on
+Dask partitions of a store (one partition per table: a chain never crosses tables).
+
+Principles: gaps are not violations.  A pair of consecutive hands whose chain is broken (a time gap,
+an incomplete hand, a hand whose own findings make its final stacks unreliable, a missing hand
+betrayed by several stacks changing at once) is reported once, at info level (T001), and nothing
+else is judged across it.  Fast-fold pools (Zoom, Rush, Go Fast, ...) have no table continuity and
+are never chained.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from auditor import model as M
+from auditor.findings import Finding, Severity
+from auditor.times import utc_of
+
+if TYPE_CHECKING:
+    from auditor.audit import Audited
+
+#: A fast-fold pool: each hand is dealt at a new table, so there is no table continuity.
+POOL_RE = re.compile(r"\bzoom\b|\brush\b|rushandcash|go fast|fast ?forward|\bsnap\b|fast.?fold|\bblaze\b|\bjet\b|"
+                     r"speed poker|\bzone poker\b", re.IGNORECASE)  # fmt: skip
+#: Seat names an anonymising site prints instead of players (Bovada/Ignition): they change every hand.
+ANON_RE = re.compile(r"^(?:big blind|small blind|dealer|button|utg(?:\+\d)?|utg\d?|mp\d?|hj|co|bb|sb)(?: \[me\])?$",
+                     re.IGNORECASE)  # fmt: skip
+#: A table line saying chips were added legitimately between hands (rebuy, add-on, top-up).
+ADDED_RE = re.compile(r"re-?buy|add-?on|top(?:s|ped)?[ -]?up|\badds?\b|buys? in|bought in|re-?load", re.IGNORECASE)
+#: A pair of hands further apart than this is not chained (the table stood still or hands are missing).
+MAX_GAP = timedelta(minutes=20)
+#: Finding families the cross-hand stage trusts a hand's final stacks despite (descriptions, copies).
+_TRUSTED_PREFIXES = ("D",)
+
+SEAT = pl.Struct(
+    {
+        "seat": pl.Int64(),
+        "player": pl.String(),
+        "stack": pl.Int64(),  # starting stack as printed
+        "final": pl.Int64(),  # as replayed: start - chips put in + chips returned + awards claimed
+        "sitting_out": pl.Boolean(),
+        "active": pl.Boolean(),  # posted or acted in the hand (dealt in)
+        "added": pl.Boolean(),  # a rebuy, add-on or top-up printed for the player in this hand
+        "line": pl.Int64(),
+        "collected": pl.Int64(),  # what the site paid the player in this hand (its collect lines)
+    }
+)
+
+#: The columns this stage adds to a hand row (in ``hhaudit audit`` and in the store's ``hands`` table).
+COLUMNS: dict[str, pl.DataType] = {
+    "start_utc": pl.Datetime("us", "UTC"),
+    "seats": pl.List(SEAT),
+    "fingerprint": pl.String(),  # 24 hex digits: a hash of the hand's text (duplicate ids across files)
+    "chips_ok": pl.Boolean(),  # no finding that makes the replayed final stacks unreliable
+    "pool": pl.Boolean(),  # a fast-fold pool hand: never chained
+    "top_ups": pl.Boolean(),  # the profile allows top-ups between hands
+    "button_rule": pl.String(),  # "moving" or "dead"
+}
+
+#: The base columns the stage reads (a subset of :data:`auditor.tables.HANDS`).
+BASE: dict[str, pl.DataType] = {
+    "site": pl.String(),
+    "hand_id": pl.String(),
+    "path": pl.String(),
+    "first_line": pl.Int64(),
+    "small_blind": pl.Int64(),
+    "big_blind": pl.Int64(),
+    "ante": pl.Int64(),
+    "button": pl.Int16(),
+    "table": pl.String(),
+    "tournament_id": pl.String(),
+    "level": pl.String(),
+    "complete": pl.Boolean(),
+    "cancelled": pl.Boolean(),
+    "decimals": pl.Int8(),
+    "game": pl.String(),
+    "structure": pl.String(),
+}
+INPUT: dict[str, pl.DataType] = {**BASE, **COLUMNS}
+
+
+def fingerprint_text(lines: Sequence[str]) -> str:
+    """A compact fingerprint of a hand's whole text (lines stripped at the right, like
+    :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record."""
+    h = hashlib.blake2b(digest_size=12)
+    for line in lines:
+        h.update(line.rstrip().encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def is_pool(hand: M.Hand, first_line: str = "") -> bool:
+    return bool(POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text))
+
+
+def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
+    """The :data:`COLUMNS` of a hand that was not audited (an identical copy, H005): its fingerprint only."""
+    return {**dict.fromkeys(COLUMNS), "fingerprint": fingerprint_text(lines)}
+
+
+def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
+    """The :data:`COLUMNS` of one audited hand (``findings``: the hand's own, ``lines``: its text)."""
+    h, t, pt = a.hand, a.trace, a.pots
+    utc, _zone, _assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
+    acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
+    chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
+    chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
+                                    for f in findings)  # fmt: skip
+    finals = _finals(a)
+    chips_ok = chips_ok and finals is not None
+    seats = []
+    for s in h.seats:
+        seats.append({"seat": s.seat, "player": s.player, "stack": s.stack,
+                      "final": finals.get(s.player) if finals is not None else None,
+                      "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
+                      "line": s.line,
+                      "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
+    profile = a.profile
+    return {
+        "start_utc": utc,
+        "seats": seats,
+        "fingerprint": fingerprint_text(lines),
+        "chips_ok": chips_ok,
+        # a fast-fold pool, or an anonymised table: no continuity to follow
+        "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
+        "top_ups": profile.top_ups_between_hands,
+        "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
+    }
+
+
+def _finals(a: Audited) -> dict[str, int] | None:
+    """Each seated player's stack at the end of the hand: the starting stack, less the chips put in,
+    plus the chips returned and the awards the site claims.  The chips must balance (what left the
+    players is the rake and fees, less house money); an uncalled bet the site returned without a
+    line (888, OnGame, walks) is added when it is exactly what is missing.  None when the chips do
+    not balance: the final stacks are not known."""
+    pt = a.pots
+    if pt is None:
+        return None
+    finals: dict[str, int] = {}
+    for s in a.hand.seats:
+        if s.player in finals:
+            return None  # one player in two seats (H003)
+        put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
+        finals[s.player] = s.stack - put + pt.printed_returns.get(s.player, 0) + pt.collected.get(s.player, 0)
+    missing = sum(s.stack for s in a.hand.seats) - sum(finals.values()) - pt.rake - pt.fees + pt.house
+    if missing == 0:
+        return finals
+    silent = {n: v for n, v in pt.expected_returns.items() if v and not pt.printed_returns.get(n) and n in finals}
+    if silent and missing == sum(silent.values()):
+        for n, v in silent.items():
+            finals[n] += v
+        return finals
+    return None
+
+
+def base_columns(h: M.Hand) -> dict[str, Any]:
+    return {k: getattr(h, k) for k in BASE}
+
+
+# ---------------------------------------------------------------------------------- the query
+
+
+def _key() -> pl.Expr:
+    return pl.concat_str([pl.col("site"), pl.col("tournament_id").fill_null(""), pl.col("table").fill_null("")],
+                         separator="\x1f")  # fmt: skip
+
+
+def _keys(hands: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The chainable hands (with a row number ``_r`` and the table key ``tkey``, a hash of site,
+    tournament and table) and, sorted, their ``_r``, ``tkey`` and place ``k`` in their table's order
+    (by start time, then hand number); a repeated hand id of a table keeps its first place."""
+    base = hands.filter(~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
+                        & pl.col("table").is_not_null() & pl.col("seats").is_not_null())  # fmt: skip
+    base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
+    # the hand number's last digits (PokerStars "#2500..", GG "OM1814..", Merge "60139095-6") order
+    # hands of one second; then the place in the input
+    id_no = pl.col("hand_id").str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    keys = (
+        base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13), _no=id_no)
+        .sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
+        .unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+        .with_columns(k=pl.int_range(pl.len(), dtype=pl.Int64).over("tkey"))
+        .select("_r", "tkey", "k")
+    )  # fmt: skip
+    return base, keys
+
+
+def order(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The chainable hands with ``tkey`` and ``k`` (see :func:`_keys`), sorted by table and ``k``."""
+    base, keys = _keys(hands)
+    return keys.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r")
+
+
+#: Games dealt without a button (stud: the bring-in opens).
+_NO_BUTTON = ("stud", "stud_hilo", "razz")
+
+_PREV = ("hand_id", "path", "first_line", "start_utc", "button", "small_blind", "big_blind", "ante", "level",
+         "chips_ok", "complete", "game", "structure", "decimals")  # fmt: skip
+
+#: The columns of :func:`check`'s result (one row per finding).
+FINDINGS: dict[str, pl.DataType] = {
+    "code": pl.String(),
+    "site": pl.String(),
+    "hand_id": pl.String(),
+    "path": pl.String(),
+    "line": pl.Int64(),
+    "table": pl.String(),
+    "tournament_id": pl.String(),
+    "player": pl.String(),
+    "reason": pl.String(),
+    "expected": pl.Int64(),
+    "actual": pl.Int64(),
+    "decimals": pl.Int8(),
+    "prev_hand_id": pl.String(),
+    "prev_path": pl.String(),
+    "prev_line": pl.Int64(),
+}
+
+
+def _level_no() -> pl.Expr:
+    return pl.col("level").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
+
+
+def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
+    """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
+    (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
+    base, keys = _keys(hands.select(list(INPUT)))
+    base = base.collect().lazy()
+    # the hands' scalar columns in table order (the seats are not moved: they are exploded in place)
+    hd = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
+    same_table = pl.col("tkey") == pl.col("tkey").shift(1)
+    hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    seats = (
+        base.select("_r", "seats").explode("seats").unnest("seats")
+        .join(hd.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
+        .filter(pl.col("player").is_not_null())
+        # a player of a table as one integer, and where the button should go (the first seat dealt
+        # in clockwise from the previous button, as a distance from it)
+        .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
+                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000)
+        .sort("pkey", maintain_order=True)  # stable: each player's rows stay in k order
+        .collect()
+    )  # fmt: skip
+    # each player's previous hand at the table: the row before in (player, k) order
+    same_p = pl.col("pkey") == pl.col("pkey").shift(1)
+    last_k = pl.when(same_p).then(pl.col("k").shift(1))
+    seats = seats.with_columns(last_k=last_k)
+    nxt = pl.col("last_k") == pl.col("k") - 1
+    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
+                            for c in ("final", "added", "active", "collected")])  # fmt: skip
+    d = pl.col("stack") - pl.col("prev_final")
+    # a shrink of at most a tenth of what the player just collected: the collect line printed the
+    # pot before the rake (a site's misprint, not chips taken off the table); not judged
+    rake_like = (d < 0) & (-d * 10 <= pl.col("prev_collected").fill_null(0))
+    sd = sd.with_columns(
+        d=d,
+        skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
+    )
+    active = pl.col("active").fill_null(False)
+    per = (
+        sd.lazy()
+        .group_by("_r")
+        .agg(
+            ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
+            downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
+            joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
+            # the players dealt in, as an order-free hash of (seat, player), and how many
+            roster=pl.when(active).then(pl.struct("seat", "player").hash(seed=5)).otherwise(0).sum(),
+            dealt=active.sum(),
+            want_dist=pl.col("dist").filter(active).min(),
+        )
+    )
+    s = sd.lazy()
+    h = (
+        hd.lazy()
+        .join(per, on="_r", how="left", maintain_order="left")
+        .with_columns(
+            prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
+            want=((pl.col("want_dist") + pl.col("prev_button").cast(pl.Int64) + 1) % 1000),
+        )
+    )
+    tourney = pl.col("tournament_id").is_not_null()
+    first = pl.col("prev_hand_id").is_null()
+    dt = pl.col("start_utc") - pl.col("prev_start_utc")
+
+    # ids with a per-table counter ("<table>-<n>", "R5-<table>-<n>", Winamax "<a>-<n>-<time>"): a jump
+    # of the counter, or another table prefix, means hands are missing between the two
+    def counter(c: str) -> tuple[pl.Expr, pl.Expr]:
+        win = pl.col(c).str.extract_groups(r"^(\d+)-(\d+)-\d{9,}$")  # Winamax: <a>-<n>-<time>
+        other = pl.col(c).str.extract_groups(r"^(.*)-(\d+)$")  # Merge, OnGame: <table>-<n>
+        prefix = pl.coalesce(win.struct.field("1"), other.struct.field("1"))
+        no = pl.coalesce(win.struct.field("2"), other.struct.field("2")).cast(pl.Int64, strict=False)
+        return prefix, no
+
+    prefix_a, a_no = counter("hand_id")
+    prefix_b, b_no = counter("prev_hand_id")
+    counted = a_no.is_not_null() & b_no.is_not_null()
+    jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
+    gap = (
+        pl.when(first).then(None)
+        .when(dt > max_gap).then(pl.lit("time"))
+        .when(jump.fill_null(False)).then(pl.lit("ids"))
+        .when(pl.col("decimals") != pl.col("prev_decimals")).then(pl.lit("units"))
+        .when(~pl.col("prev_complete").fill_null(True) | ~pl.col("complete").fill_null(True)).then(pl.lit("partial"))
+        .when(~pl.col("prev_chips_ok").fill_null(False)).then(pl.lit("unreliable"))
+        .when((pl.col("ups") > 0) & (pl.col("downs") > 0)).then(pl.lit("missing"))
+        .when(~tourney & (pl.col("downs") > 1)).then(pl.lit("missing"))
+        .when(tourney & (pl.col("ups") + pl.col("downs") > 1)).then(pl.lit("missing"))
+        .otherwise(None)
+    )  # fmt: skip
+    h = h.with_columns(gap=gap).collect().lazy()
+    common = ["site", "hand_id", "path", "table", "tournament_id", "decimals", "prev_hand_id", "prev_path",
+              "prev_line"]  # fmt: skip
+    h = h.with_columns(prev_line=pl.col("prev_first_line"))
+
+    gaps = h.filter(pl.col("gap").is_not_null()).select(
+        pl.lit("T001").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
+        reason=pl.col("gap"), expected=pl.lit(None, pl.Int64), actual=pl.lit(None, pl.Int64))  # fmt: skip
+    # a player who left the table and came back: the chain of that player is broken (reported once)
+    hs = h.select("tkey", "k", *common, "gap", "top_ups", "button", "roster", "prev_roster", "prev_button",
+                  "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
+                  "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
+                  "prev_structure", "prev_decimals")  # fmt: skip
+    s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
+    back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
+        pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
+        expected=pl.col("k") - pl.col("last_k") - 1, actual=pl.lit(None, pl.Int64))  # fmt: skip
+    is_t = pl.col("tournament_id").is_not_null()
+    # tournament chips at least doubling a short stack: a rebuy or re-entry the site did not print
+    rebuy = is_t & (pl.col("d") > 0) & (pl.col("d") >= pl.col("prev_final"))
+    rebuys = s.filter(pl.col("gap").is_null() & rebuy.fill_null(False) & ~pl.col("skip")).select(
+        pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("rebuy"),
+        expected="prev_final", actual="stack")  # fmt: skip
+    judged = s.filter(pl.col("gap").is_null() & pl.col("prev_final").is_not_null() & ~pl.col("skip")
+                      & ~rebuy.fill_null(False))  # fmt: skip
+    stack = judged.filter(pl.col("d") != 0).select(
+        pl.when(is_t).then(pl.lit("T003")).when(pl.col("d") < 0).then(pl.lit("T002"))
+        .when(~pl.col("top_ups").fill_null(True)).then(pl.lit("T004")).otherwise(None).alias("code"),
+        *common, "line", "player", reason=pl.lit("stack"), expected="prev_final", actual="stack",
+    ).filter(pl.col("code").is_not_null())  # fmt: skip
+
+    # the button: with the same players dealt in both hands it moves clockwise and passes none of
+    # them (it may stop on an empty or sitting-out seat: dead button, or a seat waiting for its blind)
+    def dist(c: str | pl.Expr) -> pl.Expr:
+        x = pl.col(c) if isinstance(c, str) else c
+        return (x.cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000
+
+    b = hs.filter(
+        pl.col("want").is_not_null() & pl.col("gap").is_null() & pl.col("prev_hand_id").is_not_null()
+        & pl.col("button").is_not_null()
+        & pl.col("prev_button").is_not_null() & ~pl.col("game").is_in(_NO_BUTTON)
+        & (pl.col("game") == pl.col("prev_game"))
+        & ((pl.col("roster") == pl.col("prev_roster"))
+           | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
+        & (pl.col("dealt") >= 2)
+        & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
+    )  # fmt: skip
+    stayed = pl.col("button") == pl.col("prev_button")
+    b = b.select(pl.lit("T005").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
+                 reason=pl.when(stayed).then(pl.lit("stayed")).otherwise(pl.lit("skipped")),
+                 expected=pl.col("want").cast(pl.Int64), actual=pl.col("button").cast(pl.Int64))  # fmt: skip
+
+    # tournament blinds and antes never go down at one table (nor does the level)
+    down = (
+        (pl.col("big_blind") < pl.col("prev_big_blind"))
+        | ((pl.col("big_blind") == pl.col("prev_big_blind")) & (pl.col("small_blind") < pl.col("prev_small_blind")))
+        | ((pl.col("big_blind") == pl.col("prev_big_blind")) & (pl.col("small_blind") == pl.col("prev_small_blind"))
+           & (pl.col("ante") < pl.col("prev_ante")))
+    )  # fmt: skip
+    lvl_down = _level_no() < pl.col("prev_level").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
+    same_game = (
+        (pl.col("game") == pl.col("prev_game"))
+        & (pl.col("structure") == pl.col("prev_structure"))
+        & (pl.col("decimals") == pl.col("prev_decimals"))
+    )
+    lowered = down.fill_null(False) | lvl_down.fill_null(False)
+    bl = hs.filter(is_t & pl.col("prev_hand_id").is_not_null() & same_game.fill_null(False) & lowered)
+    bl = bl.select(pl.lit("T006").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
+                   reason=pl.when(down.fill_null(False)).then(pl.lit("blinds")).otherwise(pl.lit("level")),
+                   expected=pl.col("prev_big_blind"), actual=pl.col("big_blind"))  # fmt: skip
+
+    cols = list(FINDINGS)
+    parts = [x.select(cols) for x in (gaps, back, rebuys, stack, b, bl)]
+    out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
+    return out.sort(["path", "line", "code", "player"], nulls_last=True)
+
+
+def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    from auditor.tables import fit_rows
+
+    return pl.DataFrame(fit_rows(rows, INPUT), schema=INPUT, orient="row") if rows else pl.DataFrame(schema=INPUT)
+
+
+# ---------------------------------------------------------------------------------- findings
+
+
+def _money(v: int | None, decimals: int | None) -> str:
+    if v is None:
+        return "?"
+    d = decimals or 0
+    return f"{v / 10**d:,.{d}f}" if d else f"{v:,}"
+
+
+_GAP_TEXT = {
+    "time": "more than 20 minutes passed since",
+    "partial": "an incomplete hand stands between this hand and",
+    "unreliable": "the final stacks are not known (that hand has its own findings, or a cash-out) for",
+    "missing": "several stacks changed since (a hand is missing from the export after)",
+    "units": "the amounts are printed in other units (decimal places) than in",
+    "ids": "the hand numbers jump (hands are missing from the export) after",
+}
+
+
+def to_findings(df: pl.DataFrame) -> list[Finding]:
+    """Findings with messages for the rows of :func:`check`."""
+    from auditor import findings as F
+
+    out: list[Finding] = []
+    for r in df.iter_rows(named=True):
+        code = r["code"]
+        prev = f"hand {r['prev_hand_id']} ({r['prev_path']}:{r['prev_line']})"
+        dec = r["decimals"]
+        exp, act, who = r["expected"], r["actual"], r["player"]
+        if code == "T001" and r["reason"] == "rebuy":
+            msg = (f"{who} starts with {_money(act, dec)} after ending {prev} with {_money(exp, dec)}: a rebuy or "
+                   "re-entry the site did not print; the stack is not compared")  # fmt: skip
+        elif code == "T001" and r["reason"] == "returned":
+            msg = f"{who} comes back to the table after {exp} hand(s) away: their stack is not compared across the gap"
+        elif code == "T001":
+            msg = f"continuity not checked: {_GAP_TEXT.get(r['reason'], 'a gap after')} {prev}"
+        elif code in ("T002", "T003", "T004"):
+            diff = (act or 0) - (exp or 0)
+            verb = "more" if diff > 0 else "less"
+            msg = (f"{who} starts with {_money(act, dec)}, {_money(abs(diff), dec)} {verb} than the "
+                   f"{_money(exp, dec)} they ended {prev} with")  # fmt: skip
+        elif code == "T005":
+            what = "did not move from" if r["reason"] == "stayed" else "skipped to"
+            msg = (f"the button {what} seat {act} with the same players dealt in as in {prev}; "
+                   f"it should be on seat {exp}")  # fmt: skip
+        else:
+            msg = (
+                (f"the tournament blinds went down: big blind {_money(act, dec)} after {_money(exp, dec)} in {prev}")
+                if r["reason"] == "blinds"
+                else f"the tournament level went down after {prev}"
+            )
+        data: dict[str, Any] = {"previous_hand_id": r["prev_hand_id"], "previous_path": r["prev_path"],
+                                "previous_line": r["prev_line"], "reason": r["reason"]}  # fmt: skip
+        if who is not None:
+            data["player"] = who
+        if exp is not None and code != "T001":
+            data.update(expected=exp, actual=act)
+            if code in ("T002", "T003", "T004"):
+                data["amount"] = (act or 0) - (exp or 0)
+        if r["table"] is not None:
+            data["table"] = r["table"]
+        out.append(F.make(code, r["path"], r["line"], 1, msg, site=r["site"], hand_id=r["hand_id"], **data))
+    return out
+
+
+def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """:func:`check` with the gap kind in ``reason`` (collected)."""
+    lf = hands.lazy() if isinstance(hands, pl.DataFrame) else hands
+    return check(lf).collect()
+
+
+@dataclass
+class Collect:
+    """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
+
+    Rows are turned into polars frames every :data:`BATCH` hands, so a large run keeps columns, not
+    Python dictionaries (``rows`` holds the hands not yet turned)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[pl.DataFrame] = field(default_factory=list)
+
+    def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
+        self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
+        if len(self.rows) >= BATCH:
+            self.frames.append(frame(self.rows))
+            self.rows = []
+
+    def findings(self) -> list[Finding]:
+        parts = [*self.frames, frame(self.rows)] if self.rows else self.frames
+        if not parts:
+            return []
+        df = check(pl.concat(parts).lazy()).collect()
+        return to_findings(df)
+
+
+#: Hands gathered as dictionaries before they become a polars frame.
+BATCH = 20_000

@@ -1,0 +1,105 @@
+"""T-codes: what lies between the hands of one table — stacks, the button, the blind schedule.
+
+These rules run at the ``table`` stage, after the per-hand audit, over the hands of one table
+(site, table name, tournament id) ordered by start time and hand id: in ``hhaudit audit`` across
+every file given, in ``hhaudit batch`` over the store (each night against the last hands of the
+nights before).  The checks are polars queries in :mod:`auditor.continuity`; the functions here
+document the codes.
+"""
+
+from __future__ import annotations
+
+from auditor.findings import Severity, rule
+
+
+@rule("T001", "continuity-gap", Severity.INFO, stage="table")
+def t001() -> None:
+    """Continuity could not be checked between two hands of a table: the chain is broken here.
+
+    A gap is not a violation.  The hands of a table are chained only where nothing can have
+    happened between them; the chain breaks, and this is reported once, when more than 20 minutes
+    pass between two hands, when either hand is incomplete (a partial export), when the earlier
+    hand's final stacks are not known (it has findings of its own, or a cash-out), when several
+    stacks changed at once between the two (a hand is missing from the export: typical of exports
+    that hold only the hands one player was dealt), or for one player who left the table and came
+    back.  Nothing else is judged across a gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...)
+    deal every hand at a new table and are never chained.
+
+    Gaps are context, not problems of the input: ``hhaudit audit`` reports T001 only when it is
+    selected by code or prefix (``--extend-select T001``, ``--select T``); ``hhaudit batch``
+    always records them in the store (the store report counts them per table).
+
+    Example: PokerStars table 'Altair' hands at 20:01 and 20:45: the second names the first.
+    """
+
+
+@rule("T002", "stack-shrank-while-seated", Severity.ERROR, stage="table")
+def t002() -> None:
+    """A cash player starts a hand with less than they ended the previous hand of the table with.
+
+    The player stayed seated (in both hands) and nothing was printed between the hands, yet chips
+    left the table: "ratholing", taking chips off the table while playing on.  Table stakes and
+    house rules keep every chip in play until the player leaves the table (Poker TDA 2026 Rules:
+    chips stay in play and visible; WSOP 2026 Live Action Rules 64 and 186).  The finding names
+    both hands and gives the amount (``data.amount``, negative), the final stack the replay derived
+    from the earlier hand (``expected``) and the stack printed in the later one (``actual``).
+
+    Example: Ann ends hand #1 with $212.40 (she won a $112.40 pot) and starts hand #2, one minute
+    later at the same seat, with $100.
+    """
+
+
+@rule("T003", "tournament-stack-changed", Severity.ERROR, stage="table")
+def t003() -> None:
+    """A tournament stack differs from what the player ended the previous hand of the table with.
+
+    Tournament chips have no cash value and cannot be bought or removed between hands, except by a
+    rebuy or add-on the site prints (such hands are not judged).  Chips that appear or vanish
+    between two consecutive hands of one table are a fault of the site or a forged record (Poker
+    TDA 2026 Rules: chips stay in play and visible).  Reported with the amount
+    (``data.amount``: positive when chips appeared) and both hands.  Only one stack may differ:
+    when several do, a hand is missing from the export (a gap, T001).
+
+    Example: Bob ends hand #7 with 4,350 chips and starts hand #8 with 6,350.
+    """
+
+
+@rule("T004", "top-up-not-allowed", Severity.WARNING, stage="table")
+def t004() -> None:
+    """A cash stack grew between two hands where the house allows no top-up between hands.
+
+    Most online rooms (PokerStars among them) let a seated player add chips between hands, never
+    during one (table stakes); a room whose profile sets ``top_ups_between_hands = false`` (format
+    card ``[profile]``) allows none, so a stack that grew with no rebuy printed is flagged, with
+    the amount and both hands.  Rebuys and top-ups the site prints are never flagged.
+
+    Example: a room without top-ups; Cy ends hand #3 with $40 and starts hand #4 with $100.
+    """
+
+
+@rule("T005", "button-moved-wrongly", Severity.ERROR, stage="table")
+def t005() -> None:
+    """The button did not move to the next player, with the same players dealt in both hands.
+
+    The button moves one player clockwise every hand.  With the dead-button rule (tournaments, and
+    cash games of houses that use it: Poker TDA 2026 Rule 34, 2024: 32) its next seat depends on
+    who left; with the same players dealt in both hands every rule book agrees that it moves to
+    the next of them clockwise, so a button that stayed or skipped a player is flagged.  Under the
+    moving-button rule (a cash profile with ``dead_button_cash = false``) the same holds when
+    players only left.  Reported on the later hand, with the seat expected and the seat printed.
+
+    Example: seats 1, 3, 5 and 6 dealt in both hands; the button goes from seat 1 to seat 5.
+    """
+
+
+@rule("T006", "blinds-went-down", Severity.ERROR, stage="table")
+def t006() -> None:
+    """Tournament blinds, antes or the level went down between two hands of one table.
+
+    A tournament's blind schedule only goes up (Poker TDA 2026 Rules, levels and the structure
+    sheet): a later hand at lower blinds (or the same blinds with a lower ante, or a lower level
+    number) is a record out of order or a fault of the site.  Reported with both hands and the big
+    blinds (``expected``: the earlier, ``actual``: the later).
+
+    Example: hand #20 at level V (100/200), hand #21, one minute later, at 50/100.
+    """

@@ -1,0 +1,127 @@
+"""The cross-hand stage (T-codes) over a large store: hands/s per core in polars, and Dask vs in-process.
+
+The input is synthesised store rows (the columns of :data:`auditor.continuity.INPUT`, as the batch
+store's ``hands`` table holds them): ``--tables`` cash tables of ``--hands-per-table`` hands, six
+players each, the button moving one seat a hand, a minute between hands, and one rathole (a stack
+$5 lower than the previous final) in every hundredth table, so the result is not empty.  The rows
+are written to a Parquet file once (not timed); then the same code path the store uses,
+``continuity.check(pl.scan_parquet(file)).collect()``, is timed (best of ``--repeat``), with polars
+limited to ``--threads`` threads (default 1: hands/s per core).  Finally the check runs as Dask tasks
+on a local cluster of 2 workers (partitions by table, ``auditor.batch.crosshand.check_partitioned``)
+and its result is compared with the in-process one.
+
+    .venv/bin/python benchmarks/bench_continuity.py                       # 1,000,000 hands, 1 thread
+    .venv/bin/python benchmarks/bench_continuity.py --threads 2 --json out/bench_continuity.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def synthesise(tables: int, per_table: int) -> Any:
+    import polars as pl
+
+    from auditor import continuity as C
+
+    n = tables * per_table
+    hands = pl.DataFrame({"i": pl.int_range(n, eager=True)}).with_columns(
+        t=pl.col("i") // per_table, j=pl.col("i") % per_table
+    )
+    seats = hands.join(pl.DataFrame({"seat": list(range(1, 7))}), how="cross")
+    rathole = (pl.col("t") % 100 == 0) & (pl.col("j") >= per_table // 2) & (pl.col("seat") == 3)
+    # a rathole: seat 3 of every hundredth table starts $5 lower from the middle of the session on
+    seats = seats.with_columns(
+        player=pl.format("p{}-{}", pl.col("t"), pl.col("seat")),
+        stack=pl.lit(10_000) - pl.when(rathole).then(500).otherwise(0),
+    ).with_columns(final=pl.col("stack"))
+    seat_struct = pl.struct(
+        pl.col("seat").cast(pl.Int64), "player", pl.col("stack").cast(pl.Int64), pl.col("final").cast(pl.Int64),
+        sitting_out=pl.lit(False), active=pl.lit(True), added=pl.lit(False), line=pl.col("seat").cast(pl.Int64) + 1,
+        collected=pl.lit(0, pl.Int64),
+    )  # fmt: skip
+    lists = seats.group_by("i").agg(seats=seat_struct.sort_by("seat"))
+    base = pl.datetime(2026, 1, 1, time_zone="UTC")
+    df = hands.join(lists, on="i").sort("i").select(
+        site=pl.lit("pokerstars"), hand_id=(pl.col("i") + 300_000_000_000).cast(pl.String),
+        path=pl.format("t{}.txt", pl.col("t")), first_line=pl.col("j") * 30 + 1,
+        small_blind=pl.lit(50), big_blind=pl.lit(100), ante=pl.lit(None, pl.Int64),
+        button=(pl.col("j") % 6 + 1).cast(pl.Int16), table=pl.format("T{}", pl.col("t")),
+        tournament_id=pl.lit(None, pl.String), level=pl.lit(None, pl.String), complete=pl.lit(True),
+        cancelled=pl.lit(False), decimals=pl.lit(2, pl.Int8), game=pl.lit("holdem"), structure=pl.lit("NL"),
+        start_utc=base + pl.duration(minutes=pl.col("j"), hours=pl.col("t") % 24), seats="seats",
+        fingerprint=pl.lit("0" * 24), chips_ok=pl.lit(True), pool=pl.lit(False), top_ups=pl.lit(True),
+        button_rule=pl.lit("dead"),
+    )  # fmt: skip
+    return df.cast(C.INPUT)  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=10_000)
+    ap.add_argument("--hands-per-table", type=int, default=100)
+    ap.add_argument("--threads", type=int, default=1, help="polars threads (default 1: per core)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dask-workers", type=int, default=2, help="0: skip the Dask comparison")
+    ap.add_argument("--partitions", type=int, default=8)
+    ap.add_argument("--json")
+    args = ap.parse_args(argv)
+    os.environ["POLARS_MAX_THREADS"] = str(args.threads)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import polars as pl
+
+    from auditor import continuity as C
+    from auditor.batch import crosshand as X
+
+    hands = args.tables * args.hands_per_table
+    df = synthesise(args.tables, args.hands_per_table)
+    out: dict[str, Any] = {"hands": hands, "tables": args.tables, "polars_threads": pl.thread_pool_size(),
+                           "polars": pl.__version__}  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "hands.parquet")
+        df.write_parquet(path)
+        best = float("inf")
+        result = None
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            result = C.check(pl.scan_parquet(path)).collect()
+            best = min(best, time.perf_counter() - t0)
+        assert result is not None
+        out.update(seconds=best, hands_per_s=hands / best, hands_per_s_per_thread=hands / best / pl.thread_pool_size(),
+                   findings=result.height, by_code=dict(result.group_by("code").len().iter_rows()))  # fmt: skip
+        print(f"continuity over {hands:,} hands ({args.tables:,} tables), polars {pl.thread_pool_size()} thread(s): "
+              f"{best:.2f} s, {hands / best:,.0f} hands/s ({hands / best / pl.thread_pool_size():,.0f} per thread); "
+              f"{result.height:,} finding(s) {out['by_code']}")  # fmt: skip
+        if args.dask_workers:
+            import distributed
+
+            whole = result.sort(["path", "line", "code", "player", "hand_id"], nulls_last=True)
+            with (
+                distributed.LocalCluster(n_workers=args.dask_workers, threads_per_worker=1, processes=True,
+                                         dashboard_address=None) as cluster,
+                distributed.Client(cluster) as client,
+            ):  # fmt: skip
+                t0 = time.perf_counter()
+                remote = X.check_partitioned(df, args.partitions, X.dask_runner(client))
+                dsec = time.perf_counter() - t0
+            same = remote.equals(whole)
+            out.update(dask_workers=args.dask_workers, dask_seconds=dsec, dask_same_result=same)
+            print(f"Dask, {args.dask_workers} workers, {args.partitions} partitions by table: {dsec:.2f} s "
+                  f"(shipping the rows included); same findings as in-process: {same}")  # fmt: skip
+            if not same:
+                return 1
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
