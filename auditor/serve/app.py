@@ -202,7 +202,7 @@ class App:
     async def store_findings(self, request: Request) -> Response:
         st = self._need_store()
         q = request.query_params
-        flt = Filters(*(q.get(k, "")[:200] for k in ("night", "code", "site", "player", "severity")))
+        flt = Filters(*(q.get(k, "")[:200] for k in ("night", "code", "site", "player", "severity", "table")))
         page = _int(q.get("page", "1"), 1)
         rows, total = await run_in_threadpool(st.findings, flt, page)
         options = await run_in_threadpool(st.options)

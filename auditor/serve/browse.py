@@ -18,6 +18,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -25,9 +26,11 @@ from typing import Any
 import polars as pl
 
 from auditor.batch import store as S
-from auditor.findings import Severity
+from auditor.batch.report import Matrix, MatrixRow, matrix
+from auditor.findings import Severity, catalogue
 
 PAGE = 100
+TREND_NIGHTS = 14  # the nights the overview's matrices show (the newest), as the store report
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 CODE_RE = re.compile(r"^[A-Za-z]\d{3}$")
 _FINDING_COLS = ["night", "file_key", "hand_no", "site", "hand_id", "player", "code", "name", "severity", "path",
@@ -48,6 +51,7 @@ class Filters:
     site: str = ""
     player: str = ""
     severity: str = ""
+    table: str = ""
 
     def active(self) -> dict[str, str]:
         return {k: v for k, v in self.__dict__.items() if v}
@@ -63,6 +67,10 @@ class Overview:
     codes: list[dict[str, Any]] = field(default_factory=list)
     sites: list[dict[str, Any]] = field(default_factory=list)
     players: list[dict[str, Any]] = field(default_factory=list)
+    trend_note: str = ""  # which nights the matrices below cover
+    by_code: Matrix | None = None  # findings per code and night (the store report's matrix)
+    by_site: Matrix | None = None  # findings per site and night
+    tables: Matrix | None = None  # the tables most flagged, night by night (a timeline per table)
 
 
 @dataclass
@@ -124,7 +132,7 @@ class Store:
         m = self.manifest()
         o = Overview(files=m.height, files_error=m.filter(pl.col("status") == "error").height)
         hands = self._scan("hands").group_by(S.NIGHT).agg(pl.len().alias("hands")).collect()
-        f = self._scan("findings").select(S.NIGHT, "code", "site", "player", "severity", "name")
+        f = self._scan("findings").select(S.NIGHT, "code", "site", "table", "player", "severity", "name")
         by_night = f.group_by(S.NIGHT).agg(
             pl.len().alias("findings"),
             (pl.col("severity") == "error").sum().alias("errors"),
@@ -155,14 +163,48 @@ class Store:
             .collect()
         )
         o.players = players.to_dicts()
+        self._trends(o, f, top)
         return o
+
+    @staticmethod
+    def _trends(o: Overview, f: pl.LazyFrame, top: int) -> None:
+        """The store report's night-by-night matrices, for the newest :data:`TREND_NIGHTS` nights:
+        findings per code, per site, and the ``top`` tables most flagged (each row a table's
+        timeline); every row links to the findings it counts."""
+        nights = sorted(date.fromisoformat(n["night"]) for n in o.nights)
+        shown = nights[-TREND_NIGHTS:]
+        if not shown:
+            return
+        o.trend_note = (f"the last {len(shown)} of {len(nights)} nights" if len(nights) > len(shown)
+                        else f"every night ({len(shown)})")  # fmt: skip
+        f = f.filter(pl.col(S.NIGHT).is_in(shown))
+        by_code, by_site, by_table = pl.collect_all([
+            f.group_by("code", S.NIGHT).agg(n=pl.len()),
+            f.group_by("site", S.NIGHT).agg(n=pl.len()),
+            f.filter(pl.col("table").is_not_null())
+            .with_columns(key=pl.concat_str(pl.col("site").fill_null(""), pl.lit("\x1f"), pl.col("table")))
+            .group_by("key", S.NIGHT)
+            .agg(n=pl.len()),
+        ])  # fmt: skip
+        notes = {c: f"{r.name} ({r.severity})" for c, r in catalogue().items()}
+        m = matrix(by_code, "code", shown, "code", notes)
+        o.by_code = _linked(m, lambda r: f"/store/findings?code={_quote(r.label)}")
+        m = matrix(by_site, "site", shown, "site", {})
+        o.by_site = _linked(m, lambda r: "" if r.label == "(no site)" else f"/store/findings?site={_quote(r.label)}")
+        m = matrix(by_table, "key", shown, "table", {})
+        rows = []
+        for r in m.rows[:top]:
+            site, _, table = r.label.partition("\x1f")
+            href = f"/store/findings?site={_quote(site)}&table={_quote(table)}" if site else ""
+            rows.append(MatrixRow(table, site, r.cells, r.total, href or f"/store/findings?table={_quote(table)}"))
+        o.tables = Matrix(m.corner, m.columns, rows, m.span)
 
     def findings(self, flt: Filters, page: int = 1) -> tuple[list[dict[str, Any]], int]:
         """One page of findings matching ``flt`` (newest night first) and how many match in all."""
         lf = self._scan("findings")
         if flt.night:
             lf = lf.filter(pl.col(S.NIGHT) == _night(flt.night))
-        for col in ("code", "site", "player", "severity"):
+        for col in ("code", "site", "player", "severity", "table"):
             v = getattr(flt, col)
             if v:
                 lf = lf.filter(pl.col(col) == (v.upper() if col == "code" else v))
@@ -265,6 +307,17 @@ class Store:
             "sites": sites,
             "severities": [str(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)],
         }
+
+
+def _quote(v: str) -> str:
+    from urllib.parse import quote
+
+    return quote(v, safe="")
+
+
+def _linked(m: Matrix, href: Callable[[MatrixRow], str]) -> Matrix:
+    rows = [MatrixRow(r.label, r.note, r.cells, r.total, href(r)) for r in m.rows]
+    return Matrix(m.corner, m.columns, rows, m.span)
 
 
 def _night(v: str) -> date:
