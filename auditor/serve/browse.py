@@ -129,63 +129,64 @@ class Store:
     # ------------------------------------------------------------------ pages
 
     def overview(self, top: int = 20) -> Overview:
+        """Totals, findings per night, the night-by-night matrices, by code, site and player.
+
+        Two scans in all, run together: hands per night, and the findings counted by night, code,
+        site, table, player and severity (a frame as small as the distinct combinations); every
+        section is computed from those two small frames."""
         m = self.manifest()
         o = Overview(files=m.height, files_error=m.filter(pl.col("status") == "error").height)
-        hands = self._scan("hands").group_by(S.NIGHT).agg(pl.len().alias("hands")).collect()
-        f = self._scan("findings").select(S.NIGHT, "code", "site", "table", "player", "severity", "name")
-        by_night = f.group_by(S.NIGHT).agg(
-            pl.len().alias("findings"),
-            (pl.col("severity") == "error").sum().alias("errors"),
+        keys = [S.NIGHT, "code", "name", "severity", "site", "table", "player"]
+        hands, g = pl.collect_all([
+            self._scan("hands").group_by(S.NIGHT).agg(pl.len().alias("hands")),
+            self._scan("findings").group_by(keys).agg(pl.len().alias("n")),
+        ])  # fmt: skip
+        by_night = g.group_by(S.NIGHT).agg(
+            pl.col("n").sum().alias("findings"),
+            pl.col("n").filter(pl.col("severity") == "error").sum().alias("errors"),
         )
-        nights = (
-            hands.lazy()
-            .join(by_night, on=S.NIGHT, how="full", coalesce=True)
-            .fill_null(0)
-            .sort(S.NIGHT, descending=True)
-            .collect()
-        )
+        nights = hands.join(by_night, on=S.NIGHT, how="full", coalesce=True).fill_null(0).sort(S.NIGHT, descending=True)
         for night, n_hands, n_found, errors in nights.select(S.NIGHT, "hands", "findings", "errors").iter_rows():
             per = f"{1000 * n_found / n_hands:.1f}" if n_hands else "–"
             o.nights.append({"night": str(night), "hands": n_hands, "findings": n_found, "errors": errors,
                              "per_1000": per})  # fmt: skip
         o.hands = int(hands["hands"].sum()) if hands.height else 0
         o.findings = sum(int(r["findings"]) for r in o.nights)
-        codes = f.group_by("code", "name", "severity").agg(pl.len().alias("n")).sort("code").collect()
-        o.codes = codes.to_dicts()
-        sites = f.group_by("site").agg(pl.len().alias("n")).sort("n", descending=True).collect()
+        o.codes = g.group_by("code", "name", "severity").agg(pl.col("n").sum()).sort("code").to_dicts()
+        sites = g.group_by("site").agg(pl.col("n").sum()).sort(["n", "site"], descending=[True, False])
         o.sites = [r for r in sites.to_dicts() if r["site"]]
-        players = (
-            f.filter(pl.col("player").is_not_null())
+        o.players = (
+            g.filter(pl.col("player").is_not_null())
             .group_by("site", "player")
-            .agg(pl.len().alias("n"))
+            .agg(pl.col("n").sum())
             .sort(["n", "player"], descending=[True, False])
             .head(top)
-            .collect()
+            .to_dicts()
         )
-        o.players = players.to_dicts()
-        self._trends(o, f, top)
+        self._trends(o, g, top)
         return o
 
     @staticmethod
-    def _trends(o: Overview, f: pl.LazyFrame, top: int) -> None:
+    def _trends(o: Overview, g: pl.DataFrame, top: int) -> None:
         """The store report's night-by-night matrices, for the newest :data:`TREND_NIGHTS` nights:
         findings per code, per site, and the ``top`` tables most flagged (each row a table's
-        timeline); every row links to the findings it counts."""
+        timeline); every row links to the findings it counts.  ``g``: findings counted (``n``) by
+        night, code, site, table, ..."""
         nights = sorted(date.fromisoformat(n["night"]) for n in o.nights)
         shown = nights[-TREND_NIGHTS:]
         if not shown:
             return
         o.trend_note = (f"the last {len(shown)} of {len(nights)} nights" if len(nights) > len(shown)
                         else f"every night ({len(shown)})")  # fmt: skip
-        f = f.filter(pl.col(S.NIGHT).is_in(shown))
-        by_code, by_site, by_table = pl.collect_all([
-            f.group_by("code", S.NIGHT).agg(n=pl.len()),
-            f.group_by("site", S.NIGHT).agg(n=pl.len()),
-            f.filter(pl.col("table").is_not_null())
+        g = g.filter(pl.col(S.NIGHT).is_in(shown))
+        by_code = g.group_by("code", S.NIGHT).agg(pl.col("n").sum())
+        by_site = g.group_by("site", S.NIGHT).agg(pl.col("n").sum())
+        by_table = (
+            g.filter(pl.col("table").is_not_null())
             .with_columns(key=pl.concat_str(pl.col("site").fill_null(""), pl.lit("\x1f"), pl.col("table")))
             .group_by("key", S.NIGHT)
-            .agg(n=pl.len()),
-        ])  # fmt: skip
+            .agg(pl.col("n").sum())
+        )
         notes = {c: f"{r.name} ({r.severity})" for c, r in catalogue().items()}
         m = matrix(by_code, "code", shown, "code", notes)
         o.by_code = _linked(m, lambda r: f"/store/findings?code={_quote(r.label)}")
