@@ -52,10 +52,14 @@ def multi_night_store(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def store_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("nights")
-    st = multi_night_store(root)
-    out = root / "report"
+def nights_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return multi_night_store(tmp_path_factory.mktemp("nights"))
+
+
+@pytest.fixture(scope="module")
+def store_report(nights_store: Path) -> Path:
+    st = nights_store
+    out = st.parent / "report"
     r = hhaudit("report", "--store", str(st), "--html", str(out))
     assert r.returncode == 0, r.stderr
     return out / "index.html"
@@ -89,3 +93,26 @@ def test_store_report_trend_matrices_fit_a_phone(store_report: Path, browser) ->
     assert _sideways(page) <= 1  # ... and the page does not
     shot(page, "store-report-390")
     page.close()
+
+
+def test_serve_overview_matrices_fit_a_phone(nights_store: Path, browser) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """The same matrices on ``hhaudit serve --store``'s overview: eight night columns scroll in
+    their box, the page does not; a table's timeline row opens that table's findings."""
+    from tests.test_serve_browser import start, stop
+
+    proc, url = start("--store", str(nights_store))
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url + "/store")
+        assert page.locator("#trend-codes thead th").count() == len(NIGHTS) + 2
+        assert page.locator("#trend-tables tbody tr").count() >= 3
+        assert _sideways(page) <= 1
+        shot(page, "serve-store-390")
+        page.locator("#trend-tables a", has_text="Izar III").click()
+        page.wait_for_selector("#findings-list")
+        assert "table = Izar III" in page.inner_text("#count")
+        assert page.locator("#findings-list tbody tr").count() == len(NIGHTS)
+        assert _sideways(page) <= 1
+        page.close()
+    finally:
+        stop(proc)
