@@ -126,6 +126,29 @@ class Store:
         raw = S.scan_raw(self.root, table)
         return raw.join(self._live(), on=[S.NIGHT, "file_key", "audit_id"], how="semi")
 
+    def _parts(self, table: str, keys: list[str], enough: int | None = None) -> pl.LazyFrame:
+        """The committed rows of ``table`` (hands or findings) of the files ``keys`` alone, read from
+        the parts their manifest rows name: a search by file or code, and a hand's page, read a few
+        files, not every hand of the store.  With ``enough``, the files are taken in the order search
+        shows them (newest night first, then path) until they hold ``enough`` hands."""
+        col = "hand_parts" if table == "hands" else "finding_parts"
+        m = self.manifest().filter((pl.col("status") == "ok") & pl.col("file_key").is_in(keys))
+        if enough is not None:
+            m = m.sort([S.NIGHT, "path"], descending=[True, False])
+        paths: list[str] = []
+        held = 0
+        for night, key, aid, n, count in m.select(S.NIGHT, "file_key", "audit_id", col, "hands_parsed").iter_rows():
+            if enough is not None and held >= enough:
+                break
+            night_text = night.isoformat() if isinstance(night, date) else str(night)
+            paths += [S.part_path(self.root, table, night_text, key, aid, i) for i in range(n or 0)]
+            held += count or 0
+        paths = [p for p in paths if os.path.isfile(p)]  # a part removed under us: its rows are gone
+        if not paths:
+            return pl.DataFrame(schema={**S.SCHEMAS[table], S.NIGHT: pl.Date()}).lazy()
+        return pl.scan_parquet(paths, hive_partitioning=True, hive_schema={S.NIGHT: pl.Date()},
+                               schema=S.SCHEMAS[table], missing_columns="insert")  # fmt: skip
+
     # ------------------------------------------------------------------ pages
 
     def overview(self, top: int = 20) -> Overview:
@@ -240,7 +263,7 @@ class Store:
         m = self.manifest()
         keys = m.filter(pl.col("path").str.contains(q, literal=True))["file_key"].to_list() if len(q) >= 3 else []
         if keys:
-            parts.append(("file", hands.filter(pl.col("file_key").is_in(keys))))
+            parts.append(("file", self._parts("hands", keys, enough=limit)))
         if CODE_RE.match(q):
             coded = (
                 self._scan("findings")
@@ -251,9 +274,8 @@ class Store:
                 .collect()
             )
             if coded.height:
-                narrowed = hands.filter(
-                    pl.col("file_key").is_in(coded["file_key"].unique().to_list())
-                    & pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
+                narrowed = self._parts("hands", coded["file_key"].unique().to_list()).filter(
+                    pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
                 )
                 parts.append(("code", narrowed.join(coded.lazy(), on=["file_key", "hand_no"], how="semi")))
         frames = pl.collect_all([p.select(_HAND_COLS).head(limit) for _, p in parts]) if parts else []
@@ -280,11 +302,11 @@ class Store:
         if m.height == 0:
             return None
         row = m.row(0, named=True)
-        hands = self._scan("hands").filter((pl.col("file_key") == file_key) & (pl.col("hand_no") == hand_no))
+        hands = self._parts("hands", [file_key]).filter(pl.col("hand_no") == hand_no)
         h = hands.collect()
         found = (
-            self._scan("findings")
-            .filter((pl.col("file_key") == file_key) & (pl.col("hand_no") == hand_no))
+            self._parts("findings", [file_key])
+            .filter(pl.col("hand_no") == hand_no)
             .select(_FINDING_COLS)
             .sort("line", nulls_last=True)
             .collect()
