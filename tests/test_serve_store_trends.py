@@ -10,6 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from starlette.testclient import TestClient
 
@@ -82,3 +83,25 @@ def test_search_finds_hands_without_findings(store: Path) -> None:
     assert what == "player" and {r["hand_id"] for r in rows} == {"250000000104"}
     r = client(store).get(f"/store/hand/{rows[0]['file_key']}/{rows[0]['hand_no']}")
     assert r.status_code == 200 and "No finding: the site" in r.text
+
+
+def test_a_file_in_several_parts(tmp_path: Path) -> None:
+    """A file whose hands the batch wrote as several parts (--batch-size 1): search by file and by
+    code, and a hand's page, read exactly that file's parts, the last one too."""
+    src = tmp_path / "src"
+    shutil.copytree(FIXTURES / "samples", src / "samples")
+    st = tmp_path / "store"
+    code = run_batch(Options(sources=[str(src)], store=str(st), night=NIGHTS[0], progress="log", batch_size=1),
+                     io.StringIO(), io.StringIO())  # fmt: skip
+    assert code in (0, 1)
+    store = Store(str(st))
+    parts = store.manifest().filter(pl.col("path").str.ends_with("mixed_export.txt"))["hand_parts"].item()
+    assert parts >= 3
+    rows, what = store.search("mixed_export")
+    assert what == "file" and [r["hand_id"] for r in rows] == ["250000000104", "250000000102", "250000000103"]
+    last = rows[-1]  # in the file's last part
+    rec = store.hand(last["file_key"], last["hand_no"])
+    assert rec is not None and rec.hand is not None and rec.hand["hand_id"] == "250000000103"
+    rows, what = store.search("B001")
+    assert what == "code" and [r["hand_id"] for r in rows] == ["250000000101"]
+    assert store.hand(last["file_key"], 99) is None
