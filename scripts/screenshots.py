@@ -125,6 +125,7 @@ def _dispute(work: Path) -> str:
 
 def _paste(page: Any) -> None:
     page.fill("#text", (ROOT / "fixtures" / "samples" / "disputed_reraise.txt").read_text("utf-8"))
+    page.eval_on_selector("#text", "box => { box.scrollTop = 0; box.blur(); }")  # show the hand's first lines
 
 
 def _paste_and_audit(page: Any) -> None:

@@ -83,6 +83,8 @@ def test_search_finds_hands_without_findings(store: Path) -> None:
     assert what == "player" and {r["hand_id"] for r in rows} == {"250000000104"}
     r = client(store).get(f"/store/hand/{rows[0]['file_key']}/{rows[0]['hand_no']}")
     assert r.status_code == 200 and "No finding: the site" in r.text
+    # the report's hand page, in serve: the header leads to serve's start page, not a report index
+    assert '<a href="/">hhaudit serve</a>' in r.text and "report index" not in r.text
 
 
 def test_a_file_in_several_parts(tmp_path: Path) -> None:

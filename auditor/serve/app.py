@@ -79,12 +79,13 @@ def _sample_name(p: Path) -> str:
     return f"{p.parent.name}/{p.name}" if p.name in ("bad.txt", "good.txt") else p.name
 
 
-def _page(title: str, subtitle: str = "hhaudit serve") -> Page:
+def _page(title: str, subtitle: str = "") -> Page:
     return Page(title, subtitle, "/")
 
 
 def _html(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("has_store", False)
+    context.setdefault("serve", True)  # base.html.j2: the header links to serve's start page, not a report index
     context.setdefault("q", "")
     return HTMLResponse(render(template, **context), status_code=status)
 
