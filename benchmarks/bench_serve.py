@@ -10,8 +10,9 @@ names, a finding on one hand in 40.  Writing it takes seconds; auditing a millio
 
 Each query is what a page of ``hhaudit serve`` runs (``auditor.serve.browse.Store``): search by hand
 id, by player, by part of a file name and by code; the findings list filtered by code and by
-player; the overview (with its night-by-night matrices); a hand's stored row and findings.  "first" is a fresh ``Store`` (the manifest is read too), "best" the best of
-``--repeat`` runs after it.  The target is a search under one second on a million hands.
+player; the overview (with its night-by-night matrices); a hand's stored row and findings.
+"first" is a fresh ``Store`` (the manifest is read too), "best" the best of ``--repeat`` runs after
+it.  The target is a search under one second on a million hands.
 
     .venv/bin/python benchmarks/bench_serve.py                       # writes a 1M-hand store in a temp dir
     .venv/bin/python benchmarks/bench_serve.py --store /srv/hh/store   # an existing store
