@@ -10,8 +10,9 @@ names, a finding on one hand in 40.  Writing it takes seconds; auditing a millio
 
 Each query is what a page of ``hhaudit serve`` runs (``auditor.serve.browse.Store``): search by hand
 id, by player, by part of a file name and by code; the findings list filtered by code and by
-player; the overview.  "first" is a fresh ``Store`` (the manifest is read too), "best" the best of
-``--repeat`` runs after it.  The target is a search under one second on a million hands.
+player; the overview (with its night-by-night matrices); a hand's stored row and findings.
+"first" is a fresh ``Store`` (the manifest is read too), "best" the best of ``--repeat`` runs after
+it.  The target is a search under one second on a million hands.
 
     .venv/bin/python benchmarks/bench_serve.py                       # writes a 1M-hand store in a temp dir
     .venv/bin/python benchmarks/bench_serve.py --store /srv/hh/store   # an existing store
@@ -132,8 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote a store of {args.hands:,} hands in {time.perf_counter() - t0:.1f} s: {root}", file=sys.stderr)
     try:
         probe = Store(str(root))
-        sample = S.scan(str(root), "hands").select("hand_id", "players", "path").tail(1).collect().row(0)
-        hand_id, player, path = sample[0], sample[1][0], os.path.basename(sample[2])
+        sample = S.scan(str(root), "hands").select("hand_id", "players", "path", "file_key", "hand_no").tail(1)
+        hand_id, players, full_path, key, hand_no = sample.collect().row(0)
+        player, path = players[0], os.path.basename(full_path)
         code = S.scan(str(root), "findings").select("code").head(1).collect().item()
         hands = probe.overview().hands
         queries: list[tuple[str, Callable[[Store], Any]]] = [
@@ -144,7 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("search nobody (no match: every hand read)", lambda st: st.search("nobody at all")),
             (f"findings code={code} (page 1 + count)", lambda st: st.findings(Filters(code=code))),
             (f"findings player={player}", lambda st: st.findings(Filters(player=player))),
-            ("overview (nights, codes, sites, players)", lambda st: st.overview()),
+            ("overview (nights, matrices, codes, sites, players)", lambda st: st.overview()),
+            (f"a hand's stored row and findings ({key}/{hand_no})", lambda st: st.hand(key, hand_no)),
         ]
         rows, results = [], []
         for label, q in queries:
@@ -152,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             st = Store(str(root))
             q(st)
             _f, warm, out = timed(lambda q=q, st=st: q(st), args.repeat)
-            found = len(out[0]) if isinstance(out, tuple) else out.findings
+            found = len(out[0]) if isinstance(out, tuple) else getattr(out, "findings", 0)
+            found = found if isinstance(found, int) else len(found)
             rows.append([label, f"{first:.3f}", f"{warm:.3f}", found])
             results.append({"query": label, "fresh_s": first, "best_s": warm, "rows": found})
         print(f"store: {root} ({hands:,} hands)")

@@ -105,11 +105,35 @@ def test_paste_a_hand_and_see_its_b001(server: str, browser, width: int, height:
     findings = page.inner_text("#hand-findings")
     assert "B001" in findings and "illegal-reraise" in findings
     assert page.is_visible("#pots")
-    if width > 1000:  # the hand page is the report's own: its phone layout comes with the replayer (issue 14 part 2)
-        no_sideways_scroll(page)
+    no_sideways_scroll(page)
+    step_to_the_offending_action(page, "16", "A")  # fixtures/rules/B001/bad.txt: A re-raises at line 16
+    no_sideways_scroll(page)
     shot(page, f"serve-dispute-result-{width}")
-    assert problems == []
+    assert problems == []  # the replayer ran under serve's CSP: no violation, no request elsewhere
     page.close()
+
+
+def step_to_the_offending_action(page, line: str, actor: str) -> None:  # type: ignore[no-untyped-def]
+    """The report's replayer on a serve page: its script ran (the controls show), it steps from the
+    first action forward to the offending one, and "Go to the finding" returns there."""
+    rp = page.locator(".replayer")
+    assert rp.locator(".controls").is_visible(), "replayer.js did not run (CSP? missing /static/replayer.js?)"
+    rp.locator("button[data-go=first]").click()
+    assert "at-finding" not in (rp.get_attribute("class") or "")
+    steps = 0
+    while "at-finding" not in (rp.get_attribute("class") or ""):
+        rp.locator("button[data-go=next]").click()
+        steps += 1
+        assert steps < 60
+    assert rp.locator("[data-line]").inner_text() == line
+    assert actor in rp.locator("[data-actor]").inner_text()
+    assert "B001" in rp.locator("[data-notes]").inner_text()
+    current = rp.locator("tr.current")
+    assert current.get_attribute("data-step") == rp.locator("tr.offending").first.get_attribute("data-step")
+    rp.locator("button[data-go=last]").click()
+    assert "at-finding" not in (rp.get_attribute("class") or "")
+    rp.locator("button[data-go=finding]").click()
+    assert rp.locator("[data-line]").inner_text() == line
 
 
 def test_bad_input_in_the_browser(server: str, browser) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -140,10 +164,38 @@ def test_search_the_store_by_hand_id_and_player(server: str, browser) -> None:  
     assert "matched by player" in page.inner_text("#count")
     assert "250000000101" in page.inner_text("#results")
     assert problems == []
-    page.set_viewport_size({"width": 390, "height": 844})
-    for url in ("/", "/store/findings", "/store/search?q=Bahar"):
-        page.goto(server + url)
+    page.close()
+
+
+def test_no_serve_page_scrolls_sideways_at_390(server: str, browser) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Every kind of page serve has, on a phone: the dispute form, a submission of several hands,
+    a pasted hand (the report's hand page with the replayer), the store overview, findings, search
+    (by id, player, file, code), a store hand (read again from its file), a rule page, an error."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    problems = watch(page)
+    page.goto(server + "/dispute")
+    page.click("#samples button[value='mixed_export.txt']")
+    page.wait_for_selector("#hands")
+    submission = page.url
+    page.click("#hands a")
+    page.wait_for_selector("#hand-findings")
+    pasted_hand = page.url
+    page.goto(server + "/store/search?q=250000000101")
+    page.click("#results a")
+    page.wait_for_selector("#hand-findings")
+    step_to_the_offending_action(page, "19", "Amir")
+    store_hand = page.url
+    urls = ["/dispute", submission, pasted_hand, "/", "/store/findings", "/store/findings?code=B001",
+            "/store/search?q=Bahar", "/store/search?q=250000000101", "/store/search?q=mixed", "/store/search?q=B001",
+            "/store/search?q=nobody-at-all", store_hand, "/rules/B001.html"]  # fmt: skip
+    for url in urls:
+        r = page.goto(url if url.startswith("http") else server + url)
+        assert r is not None and r.status == 200, url
         no_sideways_scroll(page)
+    r = page.goto(server + "/store/hand/nosuchkey-0000000000000000/0")
+    assert r is not None and r.status == 404
+    no_sideways_scroll(page)
+    assert problems == [] or all("404" in p for p in problems), problems
     page.close()
 
 

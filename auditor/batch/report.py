@@ -63,6 +63,7 @@ class MatrixRow:
     note: str  # e.g. a rule's name and severity
     cells: list[str]
     total: str
+    href: str = ""  # where the label links to (hhaudit serve: the findings it counts); none in the static report
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ def _code_lists(df: pl.DataFrame, keys: list[str]) -> dict[tuple[Any, ...], str]
     return {k: _codes(v) for k, v in out.items()}
 
 
-def _matrix(counts: pl.DataFrame, label: str, nights: list[date], corner: str, notes: dict[str, str]) -> Matrix:
+def matrix(counts: pl.DataFrame, label: str, nights: list[date], corner: str, notes: dict[str, str]) -> Matrix:
     """Rows ``label``, columns ``nights``, from a (label, night, n) frame; rows by total, largest first."""
     cells: dict[str, dict[date, int]] = {}
     for lab, night, n in counts.select(label, S.NIGHT, "n").iter_rows():
@@ -350,8 +351,8 @@ def build_view(store: str, nights: int = 14, top: int = 20) -> StoreView:
         nights_note=f"the last {len(shown)} of {len(all_nights)} night(s)",
         cards=cards,
         nights=night_rows,
-        by_site=_matrix(by_site, "site", shown, "site", {}),
-        by_code=_matrix(by_code, "code", shown, "code", notes),
+        by_site=matrix(by_site, "site", shown, "site", {}),
+        by_code=matrix(by_code, "code", shown, "code", notes),
         tables=[
             TableRow(
                 r["site"] or "-",

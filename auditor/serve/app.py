@@ -79,12 +79,13 @@ def _sample_name(p: Path) -> str:
     return f"{p.parent.name}/{p.name}" if p.name in ("bad.txt", "good.txt") else p.name
 
 
-def _page(title: str, subtitle: str = "hhaudit serve") -> Page:
+def _page(title: str, subtitle: str = "") -> Page:
     return Page(title, subtitle, "/")
 
 
 def _html(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("has_store", False)
+    context.setdefault("serve", True)  # base.html.j2: the header links to serve's start page, not a report index
     context.setdefault("q", "")
     return HTMLResponse(render(template, **context), status_code=status)
 
@@ -202,7 +203,7 @@ class App:
     async def store_findings(self, request: Request) -> Response:
         st = self._need_store()
         q = request.query_params
-        flt = Filters(*(q.get(k, "")[:200] for k in ("night", "code", "site", "player", "severity")))
+        flt = Filters(*(q.get(k, "")[:200] for k in ("night", "code", "site", "player", "severity", "table")))
         page = _int(q.get("page", "1"), 1)
         rows, total = await run_in_threadpool(st.findings, flt, page)
         options = await run_in_threadpool(st.options)

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -25,9 +26,11 @@ from typing import Any
 import polars as pl
 
 from auditor.batch import store as S
-from auditor.findings import Severity
+from auditor.batch.report import Matrix, MatrixRow, matrix
+from auditor.findings import Severity, catalogue
 
 PAGE = 100
+TREND_NIGHTS = 14  # the nights the overview's matrices show (the newest), as the store report
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 CODE_RE = re.compile(r"^[A-Za-z]\d{3}$")
 _FINDING_COLS = ["night", "file_key", "hand_no", "site", "hand_id", "player", "code", "name", "severity", "path",
@@ -48,6 +51,7 @@ class Filters:
     site: str = ""
     player: str = ""
     severity: str = ""
+    table: str = ""
 
     def active(self) -> dict[str, str]:
         return {k: v for k, v in self.__dict__.items() if v}
@@ -64,6 +68,10 @@ class Overview:
     sites: list[dict[str, Any]] = field(default_factory=list)
     players: list[dict[str, Any]] = field(default_factory=list)
     timelines: list[Any] = field(default_factory=list)  # auditor.batch.report.TimelineRow
+    trend_note: str = ""  # which nights the matrices below cover
+    by_code: Matrix | None = None  # findings per code and night (the store report's matrix)
+    by_site: Matrix | None = None  # findings per site and night
+    tables: Matrix | None = None  # the tables most flagged, night by night (a timeline per table)
 
 
 @dataclass
@@ -119,54 +127,112 @@ class Store:
         raw = S.scan_raw(self.root, table)
         return raw.join(self._live(), on=[S.NIGHT, "file_key", "audit_id"], how="semi")
 
+    def _parts(self, table: str, keys: list[str], enough: int | None = None) -> pl.LazyFrame:
+        """The committed rows of ``table`` (hands or findings) of the files ``keys`` alone, read from
+        the parts their manifest rows name: a search by file or code, and a hand's page, read a few
+        files, not every hand of the store.  With ``enough``, the files are taken in the order search
+        shows them (newest night first, then path) until they hold ``enough`` hands."""
+        col = "hand_parts" if table == "hands" else "finding_parts"
+        m = self.manifest().filter((pl.col("status") == "ok") & pl.col("file_key").is_in(keys))
+        if enough is not None:
+            m = m.sort([S.NIGHT, "path"], descending=[True, False])
+        paths: list[str] = []
+        held = 0
+        for night, key, aid, n, count in m.select(S.NIGHT, "file_key", "audit_id", col, "hands_parsed").iter_rows():
+            if enough is not None and held >= enough:
+                break
+            night_text = night.isoformat() if isinstance(night, date) else str(night)
+            paths += [S.part_path(self.root, table, night_text, key, aid, i) for i in range(n or 0)]
+            held += count or 0
+        paths = [p for p in paths if os.path.isfile(p)]  # a part removed under us: its rows are gone
+        if not paths:
+            return pl.DataFrame(schema={**S.SCHEMAS[table], S.NIGHT: pl.Date()}).lazy()
+        return pl.scan_parquet(paths, hive_partitioning=True, hive_schema={S.NIGHT: pl.Date()},
+                               schema=S.SCHEMAS[table], missing_columns="insert")  # fmt: skip
+
     # ------------------------------------------------------------------ pages
 
     def overview(self, top: int = 20) -> Overview:
+        """Totals, findings per night, the night-by-night matrices, by code, site and player.
+
+        Two scans in all, run together: hands per night, and the findings counted by night, code,
+        site, table, player and severity (a frame as small as the distinct combinations); every
+        section is computed from those two small frames."""
         m = self.manifest()
         o = Overview(files=m.height, files_error=m.filter(pl.col("status") == "error").height)
-        hands = self._scan("hands").group_by(S.NIGHT).agg(pl.len().alias("hands")).collect()
-        f = self._scan("findings").select(S.NIGHT, "code", "site", "player", "severity", "name")
-        by_night = f.group_by(S.NIGHT).agg(
-            pl.len().alias("findings"),
-            (pl.col("severity") == "error").sum().alias("errors"),
+        keys = [S.NIGHT, "code", "name", "severity", "site", "table", "player"]
+        hands, g = pl.collect_all([
+            self._scan("hands").group_by(S.NIGHT).agg(pl.len().alias("hands")),
+            self._scan("findings").group_by(keys).agg(pl.len().alias("n")),
+        ])  # fmt: skip
+        by_night = g.group_by(S.NIGHT).agg(
+            pl.col("n").sum().alias("findings"),
+            pl.col("n").filter(pl.col("severity") == "error").sum().alias("errors"),
         )
-        nights = (
-            hands.lazy()
-            .join(by_night, on=S.NIGHT, how="full", coalesce=True)
-            .fill_null(0)
-            .sort(S.NIGHT, descending=True)
-            .collect()
-        )
+        nights = hands.join(by_night, on=S.NIGHT, how="full", coalesce=True).fill_null(0).sort(S.NIGHT, descending=True)
         for night, n_hands, n_found, errors in nights.select(S.NIGHT, "hands", "findings", "errors").iter_rows():
             per = f"{1000 * n_found / n_hands:.1f}" if n_hands else "–"
             o.nights.append({"night": str(night), "hands": n_hands, "findings": n_found, "errors": errors,
                              "per_1000": per})  # fmt: skip
         o.hands = int(hands["hands"].sum()) if hands.height else 0
         o.findings = sum(int(r["findings"]) for r in o.nights)
-        codes = f.group_by("code", "name", "severity").agg(pl.len().alias("n")).sort("code").collect()
-        o.codes = codes.to_dicts()
-        sites = f.group_by("site").agg(pl.len().alias("n")).sort("n", descending=True).collect()
+        o.codes = g.group_by("code", "name", "severity").agg(pl.col("n").sum()).sort("code").to_dicts()
+        sites = g.group_by("site").agg(pl.col("n").sum()).sort(["n", "site"], descending=[True, False])
         o.sites = [r for r in sites.to_dicts() if r["site"]]
-        players = (
-            f.filter(pl.col("player").is_not_null())
+        o.players = (
+            g.filter(pl.col("player").is_not_null())
             .group_by("site", "player")
-            .agg(pl.len().alias("n"))
+            .agg(pl.col("n").sum())
             .sort(["n", "player"], descending=[True, False])
             .head(top)
-            .collect()
+            .to_dicts()
         )
-        o.players = players.to_dicts()
+        self._trends(o, g, top)
         from auditor.batch.report import _timelines
 
         o.timelines = _timelines(self.root, top)
         return o
+
+    @staticmethod
+    def _trends(o: Overview, g: pl.DataFrame, top: int) -> None:
+        """The store report's night-by-night matrices, for the newest :data:`TREND_NIGHTS` nights:
+        findings per code, per site, and the ``top`` tables most flagged (each row a table's
+        timeline); every row links to the findings it counts.  ``g``: findings counted (``n``) by
+        night, code, site, table, ..."""
+        nights = sorted(date.fromisoformat(n["night"]) for n in o.nights)
+        shown = nights[-TREND_NIGHTS:]
+        if not shown:
+            return
+        o.trend_note = (f"the last {len(shown)} of {len(nights)} nights" if len(nights) > len(shown)
+                        else f"every night ({len(shown)})")  # fmt: skip
+        g = g.filter(pl.col(S.NIGHT).is_in(shown))
+        by_code = g.group_by("code", S.NIGHT).agg(pl.col("n").sum())
+        by_site = g.group_by("site", S.NIGHT).agg(pl.col("n").sum())
+        by_table = (
+            g.filter(pl.col("table").is_not_null())
+            .with_columns(key=pl.concat_str(pl.col("site").fill_null(""), pl.lit("\x1f"), pl.col("table")))
+            .group_by("key", S.NIGHT)
+            .agg(pl.col("n").sum())
+        )
+        notes = {c: f"{r.name} ({r.severity})" for c, r in catalogue().items()}
+        m = matrix(by_code, "code", shown, "code", notes)
+        o.by_code = _linked(m, lambda r: f"/store/findings?code={_quote(r.label)}")
+        m = matrix(by_site, "site", shown, "site", {})
+        o.by_site = _linked(m, lambda r: "" if r.label == "(no site)" else f"/store/findings?site={_quote(r.label)}")
+        m = matrix(by_table, "key", shown, "table", {})
+        rows = []
+        for r in m.rows[:top]:
+            site, _, table = r.label.partition("\x1f")
+            href = f"/store/findings?site={_quote(site)}&table={_quote(table)}" if site else ""
+            rows.append(MatrixRow(table, site, r.cells, r.total, href or f"/store/findings?table={_quote(table)}"))
+        o.tables = Matrix(m.corner, m.columns, rows, m.span)
 
     def findings(self, flt: Filters, page: int = 1) -> tuple[list[dict[str, Any]], int]:
         """One page of findings matching ``flt`` (newest night first) and how many match in all."""
         lf = self._scan("findings")
         if flt.night:
             lf = lf.filter(pl.col(S.NIGHT) == _night(flt.night))
-        for col in ("code", "site", "player", "severity"):
+        for col in ("code", "site", "player", "severity", "table"):
             v = getattr(flt, col)
             if v:
                 lf = lf.filter(pl.col(col) == (v.upper() if col == "code" else v))
@@ -201,7 +267,7 @@ class Store:
         m = self.manifest()
         keys = m.filter(pl.col("path").str.contains(q, literal=True))["file_key"].to_list() if len(q) >= 3 else []
         if keys:
-            parts.append(("file", hands.filter(pl.col("file_key").is_in(keys))))
+            parts.append(("file", self._parts("hands", keys, enough=limit)))
         if CODE_RE.match(q):
             coded = (
                 self._scan("findings")
@@ -212,9 +278,8 @@ class Store:
                 .collect()
             )
             if coded.height:
-                narrowed = hands.filter(
-                    pl.col("file_key").is_in(coded["file_key"].unique().to_list())
-                    & pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
+                narrowed = self._parts("hands", coded["file_key"].unique().to_list()).filter(
+                    pl.col("hand_no").is_in(coded["hand_no"].unique().to_list())
                 )
                 parts.append(("code", narrowed.join(coded.lazy(), on=["file_key", "hand_no"], how="semi")))
         frames = pl.collect_all([p.select(_HAND_COLS).head(limit) for _, p in parts]) if parts else []
@@ -241,11 +306,11 @@ class Store:
         if m.height == 0:
             return None
         row = m.row(0, named=True)
-        hands = self._scan("hands").filter((pl.col("file_key") == file_key) & (pl.col("hand_no") == hand_no))
+        hands = self._parts("hands", [file_key]).filter(pl.col("hand_no") == hand_no)
         h = hands.collect()
         found = (
-            self._scan("findings")
-            .filter((pl.col("file_key") == file_key) & (pl.col("hand_no") == hand_no))
+            self._parts("findings", [file_key])
+            .filter(pl.col("hand_no") == hand_no)
             .select(_FINDING_COLS)
             .sort("line", nulls_last=True)
             .collect()
@@ -269,6 +334,17 @@ class Store:
             "sites": sites,
             "severities": [str(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)],
         }
+
+
+def _quote(v: str) -> str:
+    from urllib.parse import quote
+
+    return quote(v, safe="")
+
+
+def _linked(m: Matrix, href: Callable[[MatrixRow], str]) -> Matrix:
+    rows = [MatrixRow(r.label, r.note, r.cells, r.total, href(r)) for r in m.rows]
+    return Matrix(m.corner, m.columns, rows, m.span)
 
 
 def _night(v: str) -> date:
