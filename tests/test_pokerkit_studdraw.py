@@ -310,7 +310,7 @@ class Dealer:
             return [downs[2]]
         ups = self.up.get(street, {}).get(p)
         if ups is None:
-            raise NotComparable(f"an upcard of {street}th street is not printed")
+            raise NotComparable(f"an upcard of street {street} is not printed")
         return [*downs[:2], ups[-1]] if street == 3 else [ups[-1]]
 
     def deal(self, state: Any) -> None:

@@ -304,3 +304,36 @@ def test_mutation_pot_to_the_wrong_half() -> None:
         assert found, hand.hand_id
         caught += 1
     assert caught >= 1
+
+
+# --------------------------------------------------------------------------- fixtures: one real hand per game
+#: the stud and draw fixtures (real hands, goldens beside them) and the game each must parse as
+STUD_DRAW_FIXTURES = {
+    "pokerstars/stud_high_showdown": ("stud", None),
+    "pokerstars/stud_hilo_split": ("stud_hilo", None),
+    "pokerstars/razz_showdown": ("razz", None),
+    "pokerstars/draw_27_triple_showdown": ("draw", "27_triple"),
+    "pokerstars/draw_27_single_nl_allin": ("draw", "27_single"),
+    "pokerstars/draw_badugi_showdown": ("draw", "badugi"),
+    "pokerstars/draw_5card_fl_showdown": ("draw", "5card"),
+    "fulltilt/draw_a5_triple": ("draw", "a5_triple"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STUD_DRAW_FIXTURES))
+def test_stud_and_draw_fixtures_audit_clean(name: str) -> None:
+    from auditor.replay.draw import draw_variant
+    from tests.conftest import FIXTURES
+
+    path = FIXTURES / "sites" / f"{name}.txt"
+    items = list(parse_text(path.read_text("utf-8"), path=str(path)))
+    hands = [h for h in items if isinstance(h, M.Hand)]
+    assert len(hands) == 1 and len(items) == 1, items
+    game, variant = STUD_DRAW_FIXTURES[name]
+    assert hands[0].game == game
+    assert variant is None or draw_variant(hands[0]) == variant
+    a = audit_hand(hands[0])
+    assert a.trace.betting, "the betting replay must judge the hand"
+    assert not a.findings, [(f.code, f.line, f.message) for f in a.findings]
+    if name != "fulltilt/draw_a5_triple":  # the A-5 hand ends before a showdown
+        assert a.pots is not None and a.pots.decided and a.pots.awards
