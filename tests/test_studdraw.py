@@ -337,3 +337,46 @@ def test_stud_and_draw_fixtures_audit_clean(name: str) -> None:
     assert not a.findings, [(f.code, f.line, f.message) for f in a.findings]
     if name != "fulltilt/draw_a5_triple":  # the A-5 hand ends before a showdown
         assert a.pots is not None and a.pots.decided and a.pots.awards
+
+
+def test_mutation_draws_exceed_the_deck() -> None:
+    """H006 on real triple-draw hands: every opponent's draw line made a draw of the whole hand; with
+    no reshuffle of the discards (``draw_reshuffle = "none"``) the rounds together then take more
+    cards than the stub holds, caught at the first draw line of the round that runs out."""
+    import dataclasses
+    import re
+
+    from auditor.profiles import for_hand
+    from auditor.replay.draw import draw_variant
+
+    pat = re.compile(r"^(?P<who>.+): (discards \d+ cards?|stands pat)$")
+    caught = 0
+    for lines, hand in _corpus_hands("cash-draw", "tournament-draw"):
+        variant = draw_variant(hand)
+        if variant not in ("27_triple", "badugi") or not _clean(hand):
+            continue
+        size = 4 if variant == "badugi" else 5
+        profile = dataclasses.replace(for_hand(hand.site, None), draw_reshuffle="none")
+        if [f for f in audit_hand(hand, profile).findings if f.code == "H006"]:
+            continue  # the real hand already drew past the stub: the site reshuffled (the default profile)
+        mutated = list(lines)
+        for i, text in enumerate(mutated):
+            m = pat.match(text)
+            if m and not mutated[i + 1].startswith("Dealt to "):
+                mutated[i] = f"{m['who']}: discards {size} cards"
+        items = [h for h in parse_text("\n".join(mutated) + "\n") if isinstance(h, M.Hand)]
+        assert len(items) == 1
+        draws = [e for e in items[0].events if isinstance(e, M.Draw)]
+        players = len({e.player for e in items[0].events if isinstance(e, M.HoleCards | M.Draw)})
+        stub, total, expected = 52 - size * players, 0, None
+        for street in dict.fromkeys(d.street for d in draws):
+            total += sum(d.discarded for d in draws if d.street == street)
+            if total > stub:
+                expected = next(d.line for d in draws if d.street == street)
+                break
+        if expected is None:
+            continue  # too few players drawing to run the stub out
+        found = [(f.code, f.line) for f in audit_hand(items[0], profile).findings if f.code == "H006"]
+        assert found and found[0] == ("H006", expected), (hand.hand_id, found, expected)
+        caught += 1
+    assert caught >= 3, caught
