@@ -380,3 +380,50 @@ def test_mutation_draws_exceed_the_deck() -> None:
         assert found and found[0] == ("H006", expected), (hand.hand_id, found, expected)
         caught += 1
     assert caught >= 3, caught
+
+
+def _h006_hand(players: int, discard: int) -> str:
+    names = [f"P{i}" for i in range(1, players + 1)]
+    lines = ["PokerStars Game #1000000006:  5 Card Draw Limit ($0.10/$0.20 USD) - 2009/11/25 14:22:42 ET",
+             f"Table 'Deck' 10-max Seat #{players} is the button"]  # fmt: skip
+    lines += [f"Seat {i}: {n} ($2.00 in chips)" for i, n in enumerate(names, start=1)]
+    lines += ["P1: posts small blind $0.05", "P2: posts big blind $0.10", "*** DEALING HANDS ***"]
+    lines += [f"{n}: calls $0.10" for n in names[2:]] + ["P1: calls $0.05", "P2: checks", "*** FIRST DRAW ***"]
+    lines += [f"{n}: discards {discard} cards" for n in names]
+    lines += ["P1: bets $0.20"] + [f"{n}: folds" for n in names[1:]]
+    pot = f"${players * 10 // 100}.{players * 10 % 100:02d}"
+    lines += ["Uncalled bet ($0.20) returned to P1", f"P1 collected {pot} from pot", "*** SUMMARY ***",
+              f"Total pot {pot} | Rake $0"]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def test_h006_with_reshuffle_judges_each_draw_not_the_round() -> None:
+    import dataclasses
+
+    from auditor.profiles import for_hand
+
+    # six players drawing four each: 24 cards in the round, 22 outside the hands; the discards are
+    # reshuffled as the stub runs out, so every draw can be dealt (no finding) ...
+    six = [h for h in parse_text(_h006_hand(6, 4)) if isinstance(h, M.Hand)][0]
+    assert [f.code for f in audit_hand(six).findings] == []
+    # ... but not with no reshuffle
+    none = dataclasses.replace(for_hand(six.site, None), draw_reshuffle="none")
+    assert [(f.code, f.line) for f in audit_hand(six, none).findings] == [("H006", 19)]
+    # ten players hold 50 cards: a draw of three cannot be dealt even with the discards
+    ten = [h for h in parse_text(_h006_hand(10, 3)) if isinstance(h, M.Hand)][0]
+    found = [f for f in audit_hand(ten).findings if f.code == "H006"]
+    assert [(f.line, f.data["expected"], f.data["actual"]) for f in found] == [(27, 2, 3)]
+    assert "Draw Poker" in found[0].message
+
+
+def test_stud_findings_cite_the_stud_rule() -> None:
+    bad = stud("7 Card Stud", ("Td", "2d", "2c", "8s"), folds(["Bob", "Cat", "Dan", "Ann"]), "$0.04")
+    b012 = [f for f in audit(bad) if f.code == "B012"]
+    assert b012 and "Seven-Card Stud rule 1" in b012[0].message
+    razz = stud("Razz", ("Kd", "Ks", "5c", "2d"), folds(["Ann", "Bob", "Cat", "Dan"]), "$0.04")
+    b012 = [f for f in audit(razz) if f.code == "B012"]
+    assert b012 and "Razz (the highest upcard" in b012[0].message
+    # a betting code keeps the profile's rule and adds the stud rule that says who was due
+    up, four = ("Td", "2d", "2c", "8s"), ("9c", "Kh", "8d")
+    order = [f for f in audit(fourth("7 Card Stud", up, four, ["Ann", "Cat", "Dan"])) if f.code == "B004"]
+    assert order and "TDA 2026 Rule 55-A" in order[0].message and "Seven-Card Stud rule 1" in order[0].message
