@@ -404,13 +404,13 @@ def test_h006_with_reshuffle_judges_each_draw_not_the_round() -> None:
 
     # six players drawing four each: 24 cards in the round, 22 outside the hands; the discards are
     # reshuffled as the stub runs out, so every draw can be dealt (no finding) ...
-    six = [h for h in parse_text(_h006_hand(6, 4)) if isinstance(h, M.Hand)][0]
+    six = next(h for h in parse_text(_h006_hand(6, 4)) if isinstance(h, M.Hand))
     assert [f.code for f in audit_hand(six).findings] == []
     # ... but not with no reshuffle
     none = dataclasses.replace(for_hand(six.site, None), draw_reshuffle="none")
     assert [(f.code, f.line) for f in audit_hand(six, none).findings] == [("H006", 19)]
     # ten players hold 50 cards: a draw of three cannot be dealt even with the discards
-    ten = [h for h in parse_text(_h006_hand(10, 3)) if isinstance(h, M.Hand)][0]
+    ten = next(h for h in parse_text(_h006_hand(10, 3)) if isinstance(h, M.Hand))
     found = [f for f in audit_hand(ten).findings if f.code == "H006"]
     assert [(f.line, f.data["expected"], f.data["actual"]) for f in found] == [(27, 2, 3)]
     assert "Draw Poker" in found[0].message
