@@ -233,6 +233,21 @@ BUILT: dict[str, tuple[Callable[[HandBuilder, bool], None], dict[str, object]]] 
 }
 
 
+def h006_hand(discard: int) -> str:
+    """Ten players at five card draw hold 50 cards, 2 are left: Ann draws ``discard``, the rest stand pat."""
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+    lines = ["PokerStars Game #1000000006:  5 Card Draw Limit ($0.10/$0.20 USD) - 2009/11/25 14:22:42 ET",
+             "Table 'Deck' 10-max Seat #10 is the button"]  # fmt: skip
+    lines += [f"Seat {i}: {n} ($2.00 in chips)" for i, n in enumerate(names, start=1)]
+    lines += ["Ann: posts small blind $0.05", "Bob: posts big blind $0.10", "*** DEALING HANDS ***"]
+    lines += [f"{n}: calls $0.10" for n in names[2:]] + ["Ann: calls $0.05", "Bob: checks", "*** FIRST DRAW ***"]
+    lines += [f"Ann: discards {discard} cards"] + [f"{n}: stands pat" for n in names[1:]]
+    lines += ["Ann: bets $0.20"] + [f"{n}: folds" for n in names[1:]]
+    lines += ["Uncalled bet ($0.20) returned to Ann", "Ann collected $1.00 from pot", "*** SUMMARY ***",
+              "Total pot $1.00 | Rake $0"]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 def edit(name: str, *pairs: tuple[str, str]) -> str:
     text = (FIX / name).read_text("utf-8")
     for old, new in pairs:
@@ -312,6 +327,8 @@ def main() -> None:
                ("won (€80.50) with a pair of Aces", "won (€80.49) with a pair of Aces"))  # fmt: skip
     pairs["A008"] = (rit.replace("lou collected €80.50", "lou collected €80.49").replace(
         "max collected €80.49", "max collected €80.50"), rit)  # fmt: skip
+    # H006: a draw of three with two cards outside the players' hands (good: a draw of two)
+    pairs["H006"] = (h006_hand(3), h006_hand(2))
     for code, (bad, good) in sorted(pairs.items()):
         d = OUT / code
         d.mkdir(parents=True, exist_ok=True)

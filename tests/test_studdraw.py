@@ -304,3 +304,126 @@ def test_mutation_pot_to_the_wrong_half() -> None:
         assert found, hand.hand_id
         caught += 1
     assert caught >= 1
+
+
+# --------------------------------------------------------------------------- fixtures: one real hand per game
+#: the stud and draw fixtures (real hands, goldens beside them) and the game each must parse as
+STUD_DRAW_FIXTURES = {
+    "pokerstars/stud_high_showdown": ("stud", None),
+    "pokerstars/stud_hilo_split": ("stud_hilo", None),
+    "pokerstars/razz_showdown": ("razz", None),
+    "pokerstars/draw_27_triple_showdown": ("draw", "27_triple"),
+    "pokerstars/draw_27_single_nl_allin": ("draw", "27_single"),
+    "pokerstars/draw_badugi_showdown": ("draw", "badugi"),
+    "pokerstars/draw_5card_fl_showdown": ("draw", "5card"),
+    "fulltilt/draw_a5_triple": ("draw", "a5_triple"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STUD_DRAW_FIXTURES))
+def test_stud_and_draw_fixtures_audit_clean(name: str) -> None:
+    from auditor.replay.draw import draw_variant
+    from tests.conftest import FIXTURES
+
+    path = FIXTURES / "sites" / f"{name}.txt"
+    items = list(parse_text(path.read_text("utf-8"), path=str(path)))
+    hands = [h for h in items if isinstance(h, M.Hand)]
+    assert len(hands) == 1 and len(items) == 1, items
+    game, variant = STUD_DRAW_FIXTURES[name]
+    assert hands[0].game == game
+    assert variant is None or draw_variant(hands[0]) == variant
+    a = audit_hand(hands[0])
+    assert a.trace.betting, "the betting replay must judge the hand"
+    assert not a.findings, [(f.code, f.line, f.message) for f in a.findings]
+    if name != "fulltilt/draw_a5_triple":  # the A-5 hand ends before a showdown
+        assert a.pots is not None and a.pots.decided and a.pots.awards
+
+
+def test_mutation_draws_exceed_the_deck() -> None:
+    """H006 on real triple-draw hands: every opponent's draw line made a draw of the whole hand; with
+    no reshuffle of the discards (``draw_reshuffle = "none"``) the rounds together then take more
+    cards than the stub holds, caught at the first draw line of the round that runs out."""
+    import dataclasses
+    import re
+
+    from auditor.profiles import for_hand
+    from auditor.replay.draw import draw_variant
+
+    pat = re.compile(r"^(?P<who>.+): (discards \d+ cards?|stands pat)$")
+    caught = 0
+    for lines, hand in _corpus_hands("cash-draw", "tournament-draw"):
+        variant = draw_variant(hand)
+        if variant not in ("27_triple", "badugi") or not _clean(hand):
+            continue
+        size = 4 if variant == "badugi" else 5
+        profile = dataclasses.replace(for_hand(hand.site, None), draw_reshuffle="none")
+        if [f for f in audit_hand(hand, profile).findings if f.code == "H006"]:
+            continue  # the real hand already drew past the stub: the site reshuffled (the default profile)
+        mutated = list(lines)
+        for i, text in enumerate(mutated):
+            m = pat.match(text)
+            if m and not mutated[i + 1].startswith("Dealt to "):
+                mutated[i] = f"{m['who']}: discards {size} cards"
+        items = [h for h in parse_text("\n".join(mutated) + "\n") if isinstance(h, M.Hand)]
+        assert len(items) == 1
+        draws = [e for e in items[0].events if isinstance(e, M.Draw)]
+        players = len({e.player for e in items[0].events if isinstance(e, M.HoleCards | M.Draw)})
+        stub, total, expected = 52 - size * players, 0, None
+        for street in dict.fromkeys(d.street for d in draws):
+            total += sum(d.discarded for d in draws if d.street == street)
+            if total > stub:
+                expected = next(d.line for d in draws if d.street == street)
+                break
+        if expected is None:
+            continue  # too few players drawing to run the stub out
+        found = [(f.code, f.line) for f in audit_hand(items[0], profile).findings if f.code == "H006"]
+        assert found and found[0] == ("H006", expected), (hand.hand_id, found, expected)
+        caught += 1
+    assert caught >= 3, caught
+
+
+def _h006_hand(players: int, discard: int) -> str:
+    names = [f"P{i}" for i in range(1, players + 1)]
+    lines = ["PokerStars Game #1000000006:  5 Card Draw Limit ($0.10/$0.20 USD) - 2009/11/25 14:22:42 ET",
+             f"Table 'Deck' 10-max Seat #{players} is the button"]  # fmt: skip
+    lines += [f"Seat {i}: {n} ($2.00 in chips)" for i, n in enumerate(names, start=1)]
+    lines += ["P1: posts small blind $0.05", "P2: posts big blind $0.10", "*** DEALING HANDS ***"]
+    lines += [f"{n}: calls $0.10" for n in names[2:]] + ["P1: calls $0.05", "P2: checks", "*** FIRST DRAW ***"]
+    lines += [f"{n}: discards {discard} cards" for n in names]
+    lines += ["P1: bets $0.20"] + [f"{n}: folds" for n in names[1:]]
+    pot = f"${players * 10 // 100}.{players * 10 % 100:02d}"
+    lines += ["Uncalled bet ($0.20) returned to P1", f"P1 collected {pot} from pot", "*** SUMMARY ***",
+              f"Total pot {pot} | Rake $0"]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def test_h006_with_reshuffle_judges_each_draw_not_the_round() -> None:
+    import dataclasses
+
+    from auditor.profiles import for_hand
+
+    # six players drawing four each: 24 cards in the round, 22 outside the hands; the discards are
+    # reshuffled as the stub runs out, so every draw can be dealt (no finding) ...
+    six = next(h for h in parse_text(_h006_hand(6, 4)) if isinstance(h, M.Hand))
+    assert [f.code for f in audit_hand(six).findings] == []
+    # ... but not with no reshuffle
+    none = dataclasses.replace(for_hand(six.site, None), draw_reshuffle="none")
+    assert [(f.code, f.line) for f in audit_hand(six, none).findings] == [("H006", 19)]
+    # ten players hold 50 cards: a draw of three cannot be dealt even with the discards
+    ten = next(h for h in parse_text(_h006_hand(10, 3)) if isinstance(h, M.Hand))
+    found = [f for f in audit_hand(ten).findings if f.code == "H006"]
+    assert [(f.line, f.data["expected"], f.data["actual"]) for f in found] == [(27, 2, 3)]
+    assert "Draw Poker" in found[0].message
+
+
+def test_stud_findings_cite_the_stud_rule() -> None:
+    bad = stud("7 Card Stud", ("Td", "2d", "2c", "8s"), folds(["Bob", "Cat", "Dan", "Ann"]), "$0.04")
+    b012 = [f for f in audit(bad) if f.code == "B012"]
+    assert b012 and "Seven-Card Stud rule 1" in b012[0].message
+    razz = stud("Razz", ("Kd", "Ks", "5c", "2d"), folds(["Ann", "Bob", "Cat", "Dan"]), "$0.04")
+    b012 = [f for f in audit(razz) if f.code == "B012"]
+    assert b012 and "Razz (the highest upcard" in b012[0].message
+    # a betting code keeps the profile's rule and adds the stud rule that says who was due
+    up, four = ("Td", "2d", "2c", "8s"), ("9c", "Kh", "8d")
+    order = [f for f in audit(fourth("7 Card Stud", up, four, ["Ann", "Cat", "Dan"])) if f.code == "B004"]
+    assert order and "TDA 2026 Rule 55-A" in order[0].message and "Seven-Card Stud rule 1" in order[0].message

@@ -88,7 +88,7 @@ class DeckUse:
     street: M.Street
     line: int
     col: int
-    drawn: int  # cards drawn in this round (or, with no reshuffle, in this round and the ones before)
+    drawn: int  # the largest single draw of the round (with no reshuffle: the cards drawn so far, all rounds)
     available: int  # cards that were not in a player's hand (with no reshuffle: the stub after the deal)
     players: int
 
@@ -97,10 +97,12 @@ def deck_use(hand: M.Hand, profile: Profile) -> list[DeckUse]:
     """For each draw round, the cards drawn against the cards there were to draw.
 
     A 52-card deck deals five cards (badugi: four) to every player; each draw takes the discarded
-    number of new cards.  Where the profile lets the dealer shuffle the discards into a new stub
-    when the stub runs out (``draw_reshuffle = "discards"``), a round can draw at most the cards
-    outside the players' hands; without it, all the rounds together can draw at most the stub left
-    after the deal.
+    number of new cards, so the cards outside the players' hands stay ``52 - size * players``.
+    Where the profile lets the dealer shuffle the discards into a new stub when the stub runs out
+    (``draw_reshuffle = "discards"``), a player draws from the stub and the other players'
+    discards, which are all the cards outside the hands: no single draw can take more (a round as a
+    whole can: the discards keep coming back).  Without it, all the rounds together can draw at
+    most the stub left after the deal.
     """
     size = 4 if draw_variant(hand) == "badugi" else 5
     dealt = {e.player for e in hand.events if isinstance(e, M.HoleCards | M.Draw)}
@@ -113,8 +115,10 @@ def deck_use(hand: M.Hand, profile: Profile) -> list[DeckUse]:
             by_street.setdefault(e.street, []).append(e)
     total = 0
     for street, draws in by_street.items():
-        drawn = sum(max(0, d.discarded) for d in draws)
-        total += drawn
-        counted = drawn if profile.draw_reshuffle == "discards" else total
-        out.append(DeckUse(street, draws[0].line, draws[0].col, counted, outside, players))
+        total += sum(max(0, d.discarded) for d in draws)
+        if profile.draw_reshuffle == "discards":
+            most = max(draws, key=lambda d: d.discarded)  # the largest single draw
+            out.append(DeckUse(street, most.line, most.col, most.discarded, outside, players))
+        else:
+            out.append(DeckUse(street, draws[0].line, draws[0].col, total, outside, players))
     return out

@@ -16,6 +16,7 @@ def money(hand: Hand, amount: int | None) -> str:
     return format_minor(amount, hand.decimals, hand.currency, hand.play_money)
 
 
+_GAME_CITED = frozenset({"stud", "stud_hilo", "razz", "draw"})
 _AMOUNT_KEYS = ("expected", "actual", "facing", "full_raise")
 _NOT_MONEY = frozenset({"B010", "H004", "H006"})  # counts raises or cards, not money
 
@@ -42,6 +43,10 @@ def flag(t: Trace, code: str, line: int | None, col: int | None, message: str, c
     """A finding on the hand of ``t`` whose message ends with the rule it applies (``cite``, or as
     the trace's profile cites the code); money in its data is labelled with its unit."""
     h, profile = t.hand, t.profile
+    if cite is None and h.game in _GAME_CITED:
+        from auditor.rules.studdraw_cites import game_cite  # the stud rule a betting finding applies
+
+        cite = game_cite(profile, code, h)
     cite = cite or profile.cite(code)
     unit = money_unit(h, code, data)
     if unit is not None:

@@ -5,7 +5,8 @@ The betting of stud and draw hands is judged by the usual B-codes on the replays
 ``auditor/replay/stud.py`` and ``auditor/replay/draw.py``: order of action from the bring-in on
 third street and from the best showing hand on later streets (B004), the completion and the small
 and big bets (B009), raise caps (B010).  Awards are checked by the A-codes with pokerkit's
-evaluators (``auditor/replay/showdown.py``).
+evaluators (``auditor/replay/showdown.py``).  The stud and draw rules each finding cites are in
+``auditor/rules/studdraw_cites.py``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,6 @@ from auditor.replay.betting import Trace
 from auditor.replay.draw import deck_use
 from auditor.replay.stud import STUD_GAMES, bring_in_due
 from auditor.rules.common import flag
-
-_CITE_BRING_IN = ("Robert's Rules of Poker v11, Seven-Card Stud rules 1-2 (low card by suit brings in) and "
-                  "Razz rule 1 (the highest card brings in)")  # fmt: skip
-_CITE_DECK = "Robert's Rules of Poker v11, Draw Poker (the last card is not dealt; discards are reshuffled)"
 
 
 @rule("B012", "wrong-bring-in", Severity.ERROR, stage="hand")
@@ -48,20 +45,24 @@ def b012(t: Trace) -> Iterator[Finding]:
     low = "highest" if h.game == "razz" else "lowest"
     yield flag(t, "B012", post.line, post.col,
                f"{post.player} brought in; {due} had the {low} upcard and was due to bring in",
-               cite=_CITE_BRING_IN, expected=due, actual=post.player)  # fmt: skip
+               expected=due, actual=post.player)  # fmt: skip
 
 
 @rule("H006", "draw-exceeds-deck", Severity.ERROR, stage="hand")
 def h006(t: Trace) -> Iterator[Finding]:
-    """A draw round took more cards than the deck could give.
+    """A draw took more cards than the deck could give.
 
-    A 52-card deck deals five cards to each player (badugi: four); the cards drawn come from the
-    stub.  Where the rule profile lets the dealer shuffle the discards into a new stub
-    (``draw_reshuffle = "discards"``, every rule book), one round can draw at most the cards outside
-    the players' hands; without a reshuffle, all the rounds together can draw at most the stub.
+    A 52-card deck deals five cards to each player (badugi: four); a player who discards draws as
+    many new cards, so the cards outside the players' hands stay 52 less the cards dealt.  Where
+    the rule profile lets the dealer shuffle the discards into a new stub (``draw_reshuffle =
+    "discards"``, every rule book), a player draws from the stub and the other players' discards:
+    no single draw can take more than the cards outside the hands.  Without a reshuffle
+    (``draw_reshuffle = "none"``), all the rounds together can draw at most the stub left after
+    the deal.
 
-    Example: six players at five card draw hold 30 cards; 22 are left.  Six players drawing four
-    cards each (24) is impossible with no reshuffle.
+    Example: ten players at five card draw hold 50 cards; 2 are left.  A player drawing three cards
+    is impossible.  With no reshuffle, six players (22 cards left) drawing four cards each (24) in
+    one round is impossible too.
     """
     h = t.hand
     if h.game != "draw":
@@ -70,4 +71,4 @@ def h006(t: Trace) -> Iterator[Finding]:
         if u.drawn > u.available:
             yield flag(t, "H006", u.line, u.col,
                        f"{u.drawn} cards were drawn with {u.players} players dealt in; only {u.available} cards were "
-                       f"outside their hands", cite=_CITE_DECK, expected=u.available, actual=u.drawn)  # fmt: skip
+                       f"outside their hands", expected=u.available, actual=u.drawn)  # fmt: skip
