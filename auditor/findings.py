@@ -185,7 +185,7 @@ def suggest(word: str) -> str | None:
         hit = difflib.get_close_matches(text, pool, n=1, cutoff=0.6)
         if hit:
             return hit[0]
-    if up[:1] in FAMILIES and up[1:].isdigit():  # a code of a real family: the nearest number in it
+    if up[:1] in FAMILIES and up[1:].isdecimal():  # a code of a real family: the nearest number in it
         fam = [c for c in codes if c[0] == up[0]]
         if fam:
             return min(fam, key=lambda c: abs(int(c[1:]) - int(up[1:].ljust(3, "0")[:3])))

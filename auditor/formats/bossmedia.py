@@ -92,7 +92,7 @@ def _events(parser: Any) -> list[tuple[str, ET.Element]]:
 
 def _card(link: str) -> str | None:
     link = link.strip()
-    if not link.isdigit() or int(link) > 51:
+    if not link.isdecimal() or int(link) > 51:
         return None
     n = int(link)
     return _RANKS[n % 13] + _SUITS[n // 13]
@@ -183,8 +183,7 @@ class Reader:
             blinds = {e.get("KIND"): e.get("VALUE") for e in h.findall("ACTION") if e.get("TYPE") == "HAND_BLINDS"}
             sb, bb = blinds.get("HAND_SB"), blinds.get("HAND_BB")
         when = h.get("DATE") or ""
-        date = (datetime.fromtimestamp(int(when), UTC).strftime("%Y/%m/%d %H:%M:%S")
-                if when.isdigit() else None)  # fmt: skip
+        date = _date(when)
         cur = (h.get("TABLECURRENCY") or "").strip()
         a.header({
             "hand_id": h.get("ID"),
@@ -336,3 +335,13 @@ class Reader:
         # these exports print each stack after the ante was taken (an all-in puts in the printed
         # stack and no more): the stack at the start of the hand had the ante too
         a.seats = [replace(s, stack=s.stack + ante) if s.player in dealt else s for s in a.seats]
+
+
+def _date(when: str) -> str | None:
+    """A hand's ``DATE`` (Unix seconds) as a date; None when it is not a time a clock can show."""
+    if not (when.isascii() and when.isdecimal()) or len(when) > 12:
+        return None
+    try:
+        return datetime.fromtimestamp(int(when), UTC).strftime("%Y/%m/%d %H:%M:%S")
+    except (OverflowError, OSError, ValueError):
+        return None

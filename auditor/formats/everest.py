@@ -45,7 +45,7 @@ def _int(text: str | None, line: int, what: str) -> int:
     the hand cannot be read (P006 at the line)."""
     t = (text or "").strip()
     digits = t[1:] if t[:1] == "-" else t
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+    if not (digits.isascii() and digits.isdecimal() and len(digits) <= 18):
         raise ReadFailure("P006", line, 1, f"the {what} {t[:20]!r} is not a whole number")
     return int(t)
 
@@ -63,7 +63,7 @@ def _money(minor: int) -> str:
 
 def _date(epoch: str | None) -> str | None:
     """The hand's start (``time="1303913758"``, seconds since 1970, UTC) as a date and time."""
-    if not epoch or not (epoch.isascii() and epoch.isdigit()) or len(epoch) > 11:
+    if not epoch or not (epoch.isascii() and epoch.isdecimal()) or len(epoch) > 11:
         return None
     return datetime.datetime.fromtimestamp(int(epoch), datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
 

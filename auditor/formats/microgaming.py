@@ -204,7 +204,7 @@ class Reader:
         actions = list(play.findall("Action")) if play is not None else []
         wins = [e for e in actions if e.get("type") == "Win"]
         steps = [e for e in actions if e.get("type") != "Win"]
-        steps.sort(key=lambda e: int(e.get("seq") or 0) if (e.get("seq") or "").isdigit() else 0)
+        steps.sort(key=lambda e: int(e.get("seq") or 0) if (e.get("seq") or "").isdecimal() else 0)
         folded: set[str] = set()
         shows: list[ET.Element] = []
         # exports without hhversion (2009-2011) print a call or raise as the player's new street total;
@@ -255,7 +255,7 @@ class Reader:
                 amount = s.get("amount") or "0"
                 a.collect(player, amount, label)
         rake = game.get("rake")
-        if rake is not None and rake.strip().isdigit() and not tournament:
+        if rake is not None and rake.strip().isdecimal() and not tournament:
             a.line = line_of(wins[0])
             put_in = sum(e.amount for e in a.events if isinstance(e, M.Post))
             put_in += sum(e.increment for e in a.events if isinstance(e, M.Action))

@@ -67,7 +67,7 @@ def _silent_era(t: Trace) -> bool:
     """The hand dates from before its site printed uncalled-bet returns."""
     year = t.hand.start_time[:4] if t.hand.start_time else ""
     before = t.facts.silent_returns_before
-    return before is not None and year.isdigit() and int(year) < before
+    return before is not None and year.isdecimal() and int(year) < before
 
 
 def _expected_total(t: Trace, pt: PotTrace) -> int:

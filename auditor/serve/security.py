@@ -181,10 +181,10 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = _header(scope, b"content-length")
-        if length.isdigit() and int(length) > self.limit:
+        if length.isdecimal() and int(length) > self.limit:
             await _plain(send, 413, self.message(), [(b"connection", b"close")])
             return
-        if not length.isdigit() and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
+        if not length.isdecimal() and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
             # a body of unknown length (chunked) could be any size: browsers always send the length
             await _plain(send, 411, "411: send the upload with a Content-Length header.\n", [(b"connection", b"close")])
             return
