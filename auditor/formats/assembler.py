@@ -671,6 +671,8 @@ class HandAssembler:
         structure = V.structure_of(f.get("structure", ""))
         if structure == "MIXED" and "structure_unprinted" in f:
             structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")
+        if structure == "MIXED" and not f.get("structure") and self.export.unprinted_structure:
+            structure = self.export.unprinted_structure  # the export's fact: what an unprinted structure is
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip

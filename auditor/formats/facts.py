@@ -98,6 +98,9 @@ class ExportFacts:
     # seat numbers are not 1..N of an N-max table (Run It Once's 3-max tables seat players 1, 3
     # and 5): a seat number above the table size is not an inconsistency
     spread_seat_numbers: bool = False
+    # the betting structure of a hand whose header prints none ("FL": Everleaf prints "$0.50/$1 Omaha
+    # Hi/Lo" and "$0.05/$0.10 7 Card Stud" for its fixed-limit tables, "NL"/"PL" before the others)
+    unprinted_structure: Literal["NL", "PL", "FL"] | None = None
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
