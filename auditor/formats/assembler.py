@@ -506,6 +506,8 @@ class HandAssembler:
         street, run = V.street_of(name)
         if street is None:
             return
+        if self.export.stud_streets_one_early and self._stud() and street in _NEXT_STREET:
+            street = _NEXT_STREET[street]  # "*** 3RD STREET ***" deals the fourth card (Kings Club)
         self.forced_bets()
         if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False

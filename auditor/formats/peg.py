@@ -51,7 +51,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 #: keeps.  A grammar's group outside this set would be read by nobody (a test forbids that).
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
-    "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
+    "cap", "cards", "new", "name", "discards", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
     "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
@@ -354,7 +354,11 @@ class PegVisitor:
 
     def on_draw(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.draw(g["player"], 0 if g.get("pat") else int(g["n"]), g.get("cards"), opens=g.get("opens") is not None)
+        if g.get("discards") is not None:  # the discarded cards printed, not their number (Kings Club)
+            n = len(V.cards_of(g["discards"]))
+        else:
+            n = 0 if g.get("pat") else int(g["n"])
+        self.a.draw(g["player"], n, g.get("cards"), opens=g.get("opens") is not None)
 
     def on_show(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
