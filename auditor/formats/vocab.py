@@ -256,7 +256,9 @@ def position_slot(name: str) -> int | None:
 
 #: Posts whose line prints only the live big blind, the table's small blind being posted dead beside
 #: it (Chico "post dead 0.50" at $0.25/$0.50 puts $0.75 in; "post dead 0.00" the dead $0.25 alone)
-POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead"})
+# Chico "post dead 0.50"; Kings Club "X: posts blind 44" (a returning player: the summary's net counts the
+# dead small blind too)
+POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead", "posts blind"})
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
