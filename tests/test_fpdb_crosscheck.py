@@ -173,8 +173,11 @@ KNOWN_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[object, object, str]]
 # hands have blinds, calls and a showdown).
 # Everleaf prints no pot total and no rake, only each winner's share after rake ($2.03 in the pots,
 # $0.13 + $1.81 paid): the .hp derives the rake ($0.09); hhaudit records what the site printed.
-KNOWN_DISAGREEMENTS[("everleaf/cash-flop/fpdb3/NLHE-10max-USD-0.01-0.02-201008.2Way.All-in.pre.txt", HP, HAND, "rake")] = (
-    None, 9, "Everleaf prints no rake: the .hp derives one (pot minus what was paid); hhaudit records what the site printed")
+_EV = "everleaf/cash-flop/fpdb3/NLHE-10max-USD-0.01-0.02-201008.2Way.All-in.pre.txt"
+_EV_RAKE = (
+    "Everleaf prints no rake: the .hp derives one (pot less what was paid); hhaudit records what the site printed"
+)
+KNOWN_DISAGREEMENTS[(_EV, HP, HAND, "rake")] = (None, 9, _EV_RAKE)
 _CK = "cake-revolution/cash-flop/fpdb3/LHE-FR-0.02-0.04-201105."
 _CK_RAKE = "Cake prints no rake: the .hp derives one; hhaudit records what the site printed"
 _CK_SNAP = "fpdb's snapshot read no action of this Cake hand (every player committed 0)"

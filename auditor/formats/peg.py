@@ -51,8 +51,8 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 #: keeps.  A grammar's group outside this set would be read by nobody (a test forbids that).
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
-    "cap", "cards", "new", "name", "discards", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens",
+    "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
