@@ -354,10 +354,9 @@ class PegVisitor:
 
     def on_draw(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        if g.get("discards") is not None:  # the discarded cards printed, not their number (Kings Club)
-            n = len(V.cards_of(g["discards"]))
-        else:
-            n = 0 if g.get("pat") else int(g["n"])
+        # the discarded cards printed, not their number (Kings Club "X discards [Ts Jh] draws [3c 6c]")
+        discards = g.get("discards")
+        n = len(V.cards_of(discards)) if discards is not None else 0 if g.get("pat") else int(g["n"])
         self.a.draw(g["player"], n, g.get("cards"), opens=g.get("opens") is not None)
 
     def on_show(self, parts: Parts, node: Node) -> None:
