@@ -59,7 +59,7 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "ipoker", "cake-revolution", "pkr", "absolute-ub", "everest")
+SITES = ("pokerstars", "ggpoker", "winamax", "ipoker", "cake-revolution", "pkr", "absolute-ub", "everest", "everleaf")
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
@@ -171,6 +171,13 @@ KNOWN_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[object, object, str]]
 # describe no play at all (every player committed 0 and won 0, totalPot 0, and only some players
 # present): its Cake parser read the seats and nothing else (checked against the raw text: the
 # hands have blinds, calls and a showdown).
+# Everleaf prints no pot total and no rake, only each winner's share after rake ($2.03 in the pots,
+# $0.13 + $1.81 paid): the .hp derives the rake ($0.09); hhaudit records what the site printed.
+_EV = "everleaf/cash-flop/fpdb3/NLHE-10max-USD-0.01-0.02-201008.2Way.All-in.pre.txt"
+_EV_RAKE = (
+    "Everleaf prints no rake: the .hp derives one (pot less what was paid); hhaudit records what the site printed"
+)
+KNOWN_DISAGREEMENTS[(_EV, HP, HAND, "rake")] = (None, 9, _EV_RAKE)
 _CK = "cake-revolution/cash-flop/fpdb3/LHE-FR-0.02-0.04-201105."
 _CK_RAKE = "Cake prints no rake: the .hp derives one; hhaudit records what the site printed"
 _CK_SNAP = "fpdb's snapshot read no action of this Cake hand (every player committed 0)"

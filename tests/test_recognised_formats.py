@@ -16,7 +16,6 @@ from tests.conftest import corpus_dir
 # corpus folder -> the format card that names it
 FOLDERS = {
     "igt": "igt",
-    "kingsclub": "kingsclub",
     "enet-peoplesnetwork": "enet",
     "unibet": "unibet",
     "betfair": "betfair",

@@ -259,7 +259,12 @@ class HandAssembler:
             if self.amt(amount_text) or not sb:
                 self.post(player, "big blind", amount_text, all_in)
             if sb:
-                self.add(M.Post, player=player, kind="dead_small_blind", amount=self.amt(sb), all_in=False)
+                # the table's small blind: what this hand's small blind posted, else the header's (a
+                # fixed-limit header prints the bets, Kings Club "44/88" with blinds of 22/44)
+                posted = next((e.amount for e in self.events if isinstance(e, M.Post) and e.kind == "small_blind"
+                               and not e.all_in), None)  # fmt: skip
+                self.add(M.Post, player=player, kind="dead_small_blind",
+                         amount=posted if posted is not None else self.amt(sb), all_in=False)  # fmt: skip
             return
         kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
         if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
@@ -356,6 +361,9 @@ class HandAssembler:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "bet"
+            if self._stud() and any(isinstance(e, M.Post) and e.kind == "bring_in" and e.street == self.street
+                                    for e in self.events):  # fmt: skip
+                kind = "complete"  # a bet over the bring-in completes it (Kings Club "X bets 44")
         elif verb.startswith(("caps", "allin")):
             # WPN "caps $X" / "allin (X)": the chips put in now, with no word for call, bet or
             # raise: it calls up to the street's highest wager, bets into none, raises above it
@@ -510,6 +518,8 @@ class HandAssembler:
         street, run = V.street_of(name)
         if street is None:
             return
+        if self.export.stud_streets_one_early and self._stud() and street in _NEXT_STREET:
+            street = _NEXT_STREET[street]  # "*** 3RD STREET ***" deals the fourth card (Kings Club)
         self.forced_bets()
         if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False
@@ -532,10 +542,38 @@ class HandAssembler:
             cards, prior = prior, None
         if cards is not None:
             board, before = V.cards_of(cards), V.cards_of(prior)
+            if run is not None and prior:
+                before = self._run_board_before(prior)
             if any(isinstance(e, M.Board) and e.street == street and e.run == self.run and e.cards == board
                    and e.board_before == before for e in self.events):  # fmt: skip
                 return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
             self.add(M.Board, cards=board, board_before=before)
+
+    def _run_board_before(self, prior: str) -> tuple[str, ...]:
+        """The board before a numbered run's street marker, and the deal of any of its cards that no
+        line of their own printed: Kings Club prints an all-in run-out's turn only inside the river's
+        cards ("*** BOARD 1 - RIVER *** [3h Qc 4s 4c] [Qh]"), and writes "-" for a card the second
+        board shares with the first ("*** BOARD 2 - RIVER *** [- - - Kh] [Ac]")."""
+        first = [c for e in self.events if isinstance(e, M.Board) and e.run == 1 for c in e.cards]
+        tokens = [first[i] if t == "-" and i < len(first) else t for i, t in enumerate(prior.split())]
+        before = V.cards_of(" ".join(tokens))
+        mine = [e for e in self.events if isinstance(e, M.Board) and e.run == self.run]
+        if mine:
+            so_far: tuple[str, ...] = mine[-1].board_before + mine[-1].cards
+        elif self.run > 1:
+            shared = 0
+            while shared < min(len(before), len(first)) and before[shared] == first[shared]:
+                shared += 1
+            so_far = before[:shared]
+        else:
+            so_far = ()
+        if before[: len(so_far)] != so_far:
+            return before
+        for lo, hi, street in ((0, 3, "flop"), (3, 4, "turn"), (4, 5, "river")):
+            if len(so_far) <= lo and hi <= len(before):
+                self.events.append(M.Board(line=self.line, col=self.col, street=street, run=self.run,  # type: ignore[arg-type]
+                                           cards=before[lo:hi], board_before=before[:lo]))  # fmt: skip
+        return before
 
     def table_cards(self, cards: str) -> None:
         self.unmarked = False
@@ -683,6 +721,8 @@ class HandAssembler:
         structure = V.structure_of(f.get("structure", ""))
         if structure == "MIXED" and "structure_unprinted" in f:
             structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")
+        if structure == "MIXED" and not f.get("structure") and self.export.unprinted_structure:
+            structure = self.export.unprinted_structure  # the export's fact: what an unprinted structure is
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip

@@ -104,6 +104,12 @@ class ExportFacts:
     # four- and five-card Omaha share one game name ("Omaha Pot Limit", PokerMaster): the number
     # of hole cards dealt tells the game
     omaha_size_from_cards: bool = False
+    # the betting structure of a hand whose header prints none ("FL": Everleaf prints "$0.50/$1 Omaha
+    # Hi/Lo" and "$0.05/$0.10 7 Card Stud" for its fixed-limit tables, "NL"/"PL" before the others)
+    unprinted_structure: Literal["NL", "PL", "FL"] | None = None
+    # stud street markers name the street before the one they deal (Kings Club: no marker before
+    # third street's betting, then "*** 3RD STREET ***" deals the fourth card)
+    stud_streets_one_early: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

@@ -53,7 +53,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
@@ -459,7 +459,10 @@ class PegVisitor:
 
     def on_draw(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.draw(g["player"], 0 if g.get("pat") else int(g["n"]), g.get("cards"), opens=g.get("opens") is not None)
+        # the discarded cards printed, not their number (Kings Club "X discards [Ts Jh] draws [3c 6c]")
+        discards = g.get("discards")
+        n = len(V.cards_of(discards)) if discards is not None else 0 if g.get("pat") else int(g["n"])
+        self.a.draw(g["player"], n, g.get("cards"), opens=g.get("opens") is not None)
 
     def on_show(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]

@@ -12,11 +12,17 @@ from functools import lru_cache
 from auditor import model as M
 
 _NUMBERED = re.compile(r"(.+) ([1-3])")
+_BOARD_RUN = re.compile(r"BOARD ([1-3]) - (.+)")
 _UTG = re.compile(r"utg\+(\d)")
 _CARD_SEP = re.compile(r"[\s,]+")
 _DIGITS = re.compile(r"(\d+)")
 
 _GAMES: tuple[tuple[str, M.Game], ...] = (
+    # games hhaudit does not judge by their names' look-alikes (Kings Club): 2-7 razz is stud to the
+    # deuce-to-seven low, not razz; drawmaha is a draw game with a board, not Omaha
+    ("2-7 razz", "other"),
+    ("drawmaha", "other"),
+    ("omaha 5 card", "omaha5"),  # Kings Club "Pot Limit Omaha 5 Card"
     ("5 card omaha hi/lo", "omaha5_hilo"),
     ("omaha5 hi-lo", "omaha5_hilo"),
     ("5 card omaha", "omaha5"),
@@ -99,6 +105,9 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
     """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
     n = name.upper().strip()
     run = None
+    board = _BOARD_RUN.fullmatch(n)  # Kings Club runs it twice as "BOARD 1 - RIVER", "BOARD 2 - TURN"
+    if board:
+        n, run = board.group(2), int(board.group(1))
     numbered = _NUMBERED.fullmatch(n)  # Full Tilt runs it twice as "FLOP 1" .. "SUMMARY 2"
     if numbered:
         n, run = numbered.group(1), int(numbered.group(2))
@@ -151,6 +160,14 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "SIXTH STREET": "sixth",
         # OnGame: "Dealing pocket cards" (then "--- Dealing flop [..]", stud "Dealing 4th street")
         "POCKET CARDS": "preflop",
+        # Kings Club draw games: "*** 1ST BETTING ROUND ***", "*** 1ST DRAW ***", .. "*** 4TH BETTING ROUND ***"
+        "1ST BETTING ROUND": "preflop",
+        "1ST DRAW": "draw1",
+        "2ND BETTING ROUND": "draw1",
+        "2ND DRAW": "draw2",
+        "3RD BETTING ROUND": "draw2",
+        "3RD DRAW": "draw3",
+        "4TH BETTING ROUND": "draw3",
         # PKR: "End of Hand #N" closes the hand (after the stacks, where others print a summary)
         "END OF HAND": "summary",
     }
@@ -239,7 +256,9 @@ def position_slot(name: str) -> int | None:
 
 #: Posts whose line prints only the live big blind, the table's small blind being posted dead beside
 #: it (Chico "post dead 0.50" at $0.25/$0.50 puts $0.75 in; "post dead 0.00" the dead $0.25 alone)
-POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead"})
+# Chico "post dead 0.50"; Kings Club "X: posts blind 44" (a returning player: the summary's net counts the
+# dead small blind too)
+POSTS_WITH_UNPRINTED_DEAD_SMALL = frozenset({"post dead", "posts blind"})
 
 LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 

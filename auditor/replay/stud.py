@@ -10,7 +10,8 @@ B-codes judge it) and changes only what stud does differently:
   and fixed-limit raise caps count from it;
 * from fourth street the **best showing hand** acts first (razz: the lowest), clockwise after it;
 * the small bet on third and fourth street, the big bet from fifth; in stud high an **open pair**
-  on fourth street lets a player bet the big bet (a profile option: ``stud_open_pair``).
+  on fourth street lets a player bet the big bet, or raise a small bet by the big bet (a profile
+  option: ``stud_open_pair``).
 
 Upcards come from the ``Dealt to`` lines.  Where an export does not print what decides the order
 (a folded or hidden upcard, or two showing hands that tie), the first actor the site printed on
@@ -199,6 +200,12 @@ class StudReplay(CompletionMixin, Replay):
                 and e.to == self.big_bet and self._open_pair()):  # fmt: skip
             if e.street != self.street:
                 self._start_street(e.street)
+            self.big_round = True
+        elif (self.open_pair_option and STREET_NUMBER.get(e.street) == 4 and e.kind == "raise"
+              and e.street == self.street and not self.big_round and self.current_bet == self.small_bet
+              and e.to == self.small_bet + self.big_bet and self._open_pair()):  # fmt: skip
+            # a small bet over an open pair raised by the big bet: the option is the raiser's too
+            # (Robert's Rules of Poker, seven-card stud), and the round is played in big bets from here
             self.big_round = True
         super().on_action(i, e)
 

@@ -492,7 +492,10 @@ def _conserved_without_total(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     h = t.hand
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
     returned = sum(pt.printed_returns.values())
-    if not t.facts.prints_uncalled and t.facts.silent_return_without_collect:
+    if not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
+        # returned silently, outside the collects (Everleaf; PKR prints some returns, not others)
+        returned += sum(max(0, v - pt.printed_returns.get(n, 0)) for n, v in pt.expected_returns.items())
+    elif not t.facts.prints_uncalled and t.facts.silent_return_without_collect:
         returned += sum(v for n, v in pt.expected_returns.items() if not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned
     if out > put_in:
