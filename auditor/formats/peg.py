@@ -332,7 +332,7 @@ class PegVisitor:
                 return
             self.a.post(g["player"], "big blind", g["amount"], bool(g.get("allin")))
             return
-        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True),
+        self.a.post(g["player"], g["kind"], g.get("amount"), bool(g.get("allin")), g.get("straddle_total", True),
                     live=g.get("live") is not None)  # fmt: skip
 
     def on_action(self, parts: Parts, node: Node) -> None:

@@ -272,6 +272,9 @@ def card_of(token: str) -> str:
 
 
 _BRACKETED = re.compile(r"\[([^\]]*)\]")
+#: cards printed with no separator ("Jd8sAd2s", eNet / People's Network)
+_RUN_OF_CARDS = re.compile(r"(?:(?:10|[2-9TJQKA])[shdc]){2,}")
+_ONE_CARD = re.compile(r"(?:10|[2-9TJQKA])[shdc]")
 _SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
 _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
@@ -293,6 +296,8 @@ def cards_of(text: str | None) -> tuple[str, ...]:
     if " of " in text:  # "A of c, 10 of h" (PokerTracker's Microgaming conversions)
         text = text.replace(" of ", "")
     tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
+    if len(tokens) == 1 and _RUN_OF_CARDS.fullmatch(tokens[0]):
+        tokens = _ONE_CARD.findall(tokens[0])
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
 
