@@ -153,6 +153,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "POCKET CARDS": "preflop",
         # PKR: "End of Hand #N" closes the hand (after the stacks, where others print a summary)
         "END OF HAND": "summary",
+        # Betfair: "** Hand Conclusion **" (the award lines follow, then "Game N ends")
+        "HAND CONCLUSION": "summary",
     }
     return table.get(n), run
 
