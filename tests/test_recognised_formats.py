@@ -15,11 +15,7 @@ from tests.conftest import corpus_dir
 
 # corpus folder -> the format card that names it
 FOLDERS = {
-    "igt": "igt",
     "kingsclub": "kingsclub",
-    "enet-peoplesnetwork": "enet",
-    "unibet": "unibet",
-    "betfair": "betfair",
 }
 # files of another site kept in these folders (read by that site's format)
 OTHER_SITE = {"microgaming/cash/hhparser-ggratte/Seats/HeadsUp.txt": "an 888poker (Cassava) hand"}
