@@ -514,9 +514,13 @@ _ID_RE = re.compile(
 )
 
 
+#: the hand id of a JSON hand object (IGT: ``"handId":"54500000.hand.202"``)
+_JSON_ID_RE = re.compile(r'"handId":"([^"\n]+)"')
+
+
 def quick_id(line: str) -> str | None:
     """The hand id of a header line, read loosely (for findings on hands that cannot be read)."""
-    m = _ID_RE.search(line)
+    m = _ID_RE.search(line) or _JSON_ID_RE.search(line)
     return m.group(1) if m else None
 
 
