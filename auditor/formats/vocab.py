@@ -317,6 +317,10 @@ def pot_label(text: str) -> str:
 def table_event_kind(what: str) -> M.TableEventKind:
     """The kind of a table event from the site's words (``is sitting out``, ``joins the table`` ...)."""
     what = what.lower()
+    if ("disconnect" in what and ("allin" in what or "all-in" in what or "disconnection protection" in what)) or (
+        what.startswith("all-in") and "timeout" in what
+    ):
+        return "disconnected_all_in"  # kept in the hand all-in (Everest, PKR, Absolute's timeout)
     if "disconnected" in what:
         return "disconnected"
     if "timed out" in what:
