@@ -62,6 +62,10 @@ TableEventKind = Literal[
     "sits_out",
     "returned",
     "disconnected",
+    # the site keeps a disconnected or timed-out player in the hand, all-in for what they put in
+    # (Everest "has been disconnected, and is allin", PKR "disconnection protection", Absolute
+    # "All-In (Timeout)"): no further action is due from them, and they can win only what they matched
+    "disconnected_all_in",
     "connected",
     "timed_out",
     "joins",

@@ -59,7 +59,19 @@ from auditor.findings import Finding
 from auditor.formats import parse_chunk
 from tests.conftest import CORPUS, corpus_dir
 
-SITES = ("pokerstars", "ggpoker", "winamax", "ipoker", "cake-revolution", "pkr", "absolute-ub", "everest", "everleaf")
+SITES = (
+    "pokerstars",
+    "ggpoker",
+    "winamax",
+    "ipoker",
+    "cake-revolution",
+    "pkr",
+    "absolute-ub",
+    "everest",
+    "microgaming",
+    "bossmedia",
+    "everleaf",
+)
 HP, SNAP = "hp", "snapshot"
 HAND = "*hand*"  # the "player" of a hand-level comparison
 
@@ -302,6 +314,40 @@ KNOWN_DISAGREEMENTS.update(
             50000,
             5000000,
             _EV_CASH,
+        ),
+    }
+)
+
+# Boss Media (XML): exports of 2012 and before print a call as the street total it makes
+# (ACTION_CALL VALUE="0.55" by the big blind who posted 0.10 adds 0.45).  The older fpdb adds the
+# printed value to what the player already had in, so its committed is too high by the player's
+# earlier chips on the street, and its rake (the per-player rake it derives from those contributions)
+# too high by their sum.  The record settles it: GBP hand 2285641120's Player2 (stack 6.35) posts the
+# 0.05 small blind, calls 0.55 and goes all-in for 5.80 = 6.35 - 0.55 on the flop, and the printed
+# POT 13.21 + RAKE 0.69 = 13.90 is what hhaudit's contributions make (fpdb's make 14.20).
+# Microgaming's .hp agrees with hhaudit on every field.
+_BM = "bossmedia/cash-flop/fpdb3/"
+_BM_GBP = _BM + "NLHE-GBP-0.05-0.10-Date-unknown.Sample.txt"
+_BM_USD = _BM + "NLHE-USD-0.05-0.10-Date-unknown.Sample.txt"
+_BM_PLO = _BM + "PLO-EUR-0.05-0.10-Date-unknown.Sample.txt"
+_BM_CALL = "Boss Media prints a call as the street total; the old fpdb adds it to the player's earlier chips"
+_BM_RAKE = "the site prints the rake; the old fpdb derives one from its too-high contributions"
+KNOWN_DISAGREEMENTS.update(
+    {
+        (_BM_GBP, HP, HAND, "rake"): (69, 99, _BM_RAKE),
+        (_BM_GBP, HP, "Player1", "totalProfit"): (-55, -65, _BM_CALL),
+        (_BM_GBP, HP, "Player2", "totalProfit"): (686, 681, _BM_CALL),
+        (_BM_GBP, HP, "Player3", "totalProfit"): (-55, -65, _BM_CALL),
+        (_BM_GBP, HP, "Player6", "totalProfit"): (-635, -640, _BM_CALL),
+        (_BM_PLO, HP, HAND, "rake"): (16, 21, _BM_RAKE),
+        (_BM_PLO, HP, "Player3", "totalProfit"): (-10, -15, _BM_CALL),
+        # USD hand 2274477045: Villain's turn bet of 0.20 is not called and goes back without a line
+        # (Boss Media prints no return: the replay derives it, the event log records what was
+        # printed); the .hp books the return (POT 0.57 + RAKE 0.03 = the 0.60 that was called)
+        (_BM_USD, HP, "Villain", "totalProfit"): (
+            7,
+            27,
+            "Boss Media returns an uncalled bet silently; the .hp books it",
         ),
     }
 )

@@ -90,20 +90,23 @@ def _events(parser: Any) -> list[tuple[str, ET.Element]]:
     return cast(list[tuple[str, ET.Element]], list(parser.read_events()))
 
 
-def _card(link: str) -> str | None:
+def _card(link: str, ranks: str = _RANKS) -> str | None:
     link = link.strip()
     if not link.isdecimal() or int(link) > 51:
         return None
     n = int(link)
-    return _RANKS[n % 13] + _SUITS[n // 13]
+    return ranks[n % 13] + _SUITS[n // 13]
 
 
-def _cards(e: ET.Element) -> list[str]:
-    return [c for c in (_card(x.get("LINK") or "") for x in e.findall("CARD")) if c]
+def _cards(e: ET.Element, ranks: str = _RANKS) -> list[str]:
+    return [c for c in (_card(x.get("LINK") or "", ranks) for x in e.findall("CARD")) if c]
 
 
 class Reader:
     """Splits Boss Media files into hands and reads each hand into a Hand."""
+
+    #: the rank of a card ``LINK`` by ``LINK % 13`` (IGT's JSON export orders them from the deuce)
+    ranks = _RANKS
 
     def __init__(self, fmt: Any) -> None:
         self.fmt = fmt
@@ -222,12 +225,12 @@ class Reader:
             value = e.get("VALUE")
             if t == "HAND_BOARD":
                 marks.append((len(a.events), e))
-                cards = _cards(e)
+                cards = _cards(e, self.ranks)
                 new = [c for c in cards if c not in board]
                 a.street_marker(_STREETS.get(value or "", value or ""), " ".join(new) or None, " ".join(board) or None)
                 board = cards
             elif t == "HAND_DEAL":
-                cards = _cards(e)
+                cards = _cards(e, self.ranks)
                 if cards and player not in dealt:
                     a.dealt(player, " ".join(cards))
                 dealt.setdefault(player, cards)
@@ -256,6 +259,10 @@ class Reader:
                     a.table_event(player, "other", "all-in for nothing")
                 else:  # the new street total: a call, bet or raise by its size
                     a.action(player, "all-in", a.money_text(inc))
+            elif t == "ACTION_ADJUSTEMENT":
+                # the uncalled part of a wager given back (IGT's JSON export; a zero one gives nothing)
+                if a.amt(value) > 0:
+                    a.uncalled(player, value or "0")
             elif t == "CHANGECARD" and draw:
                 a.draw(player, len(e.findall("CARD")))
             else:
@@ -265,7 +272,7 @@ class Reader:
         if sd is None or error is not None:
             return a.build()  # cut short: no results (P005)
         results = sd.findall("RESULT")
-        shown = [(r, _cards(r)) for r in results if _cards(r)]
+        shown = [(r, _cards(r, self.ranks)) for r in results if _cards(r, self.ranks)]
         if len(results) >= 2 and shown:
             a.line = line_of(sd)
             a.street_marker("SHOW DOWN")

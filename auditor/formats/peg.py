@@ -437,7 +437,7 @@ class PegVisitor:
                 return
             self.a.post(g["player"], "big blind", g["amount"], bool(g.get("allin")))
             return
-        self.a.post(g["player"], g["kind"], g["amount"], bool(g.get("allin")), g.get("straddle_total", True),
+        self.a.post(g["player"], g["kind"], g.get("amount"), bool(g.get("allin")), g.get("straddle_total", True),
                     live=g.get("live") is not None)  # fmt: skip
 
     def on_action(self, parts: Parts, node: Node) -> None:
@@ -622,9 +622,13 @@ _ID_RE = re.compile(
 )
 
 
+#: the hand id of a JSON hand object (IGT: ``"handId":"54500000.hand.202"``)
+_JSON_ID_RE = re.compile(r'"handId":"([^"\n]+)"')
+
+
 def quick_id(line: str) -> str | None:
     """The hand id of a header line, read loosely (for findings on hands that cannot be read)."""
-    m = _ID_RE.search(line)
+    m = _ID_RE.search(line) or _JSON_ID_RE.search(line)
     return m.group(1) if m else None
 
 

@@ -170,6 +170,8 @@ def street_of(name: str) -> tuple[M.Street | None, int | None]:
         "4TH BETTING ROUND": "draw3",
         # PKR: "End of Hand #N" closes the hand (after the stacks, where others print a summary)
         "END OF HAND": "summary",
+        # Betfair: "** Hand Conclusion **" (the award lines follow, then "Game N ends")
+        "HAND CONCLUSION": "summary",
     }
     return table.get(n), run
 
@@ -291,6 +293,9 @@ def card_of(token: str) -> str:
 
 
 _BRACKETED = re.compile(r"\[([^\]]*)\]")
+#: cards printed with no separator ("Jd8sAd2s", eNet / People's Network)
+_RUN_OF_CARDS = re.compile(r"(?:(?:10|[2-9TJQKA])[shdc]){2,}")
+_ONE_CARD = re.compile(r"(?:10|[2-9TJQKA])[shdc]")
 _SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
 _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
@@ -312,6 +317,8 @@ def cards_of(text: str | None) -> tuple[str, ...]:
     if " of " in text:  # "A of c, 10 of h" (PokerTracker's Microgaming conversions)
         text = text.replace(" of ", "")
     tokens = _CARD_SEP.split(text.split("-", 1)[0].strip())
+    if len(tokens) == 1 and _RUN_OF_CARDS.fullmatch(tokens[0]):
+        tokens = _ONE_CARD.findall(tokens[0])
     return tuple(card_of(_UPPER_SUIT.sub(lambda m: m.group(1).lower(), c)) for c in tokens if c)
 
 
@@ -329,6 +336,10 @@ def pot_label(text: str) -> str:
 def table_event_kind(what: str) -> M.TableEventKind:
     """The kind of a table event from the site's words (``is sitting out``, ``joins the table`` ...)."""
     what = what.lower()
+    if ("disconnect" in what and ("allin" in what or "all-in" in what or "disconnection protection" in what)) or (
+        what.startswith("all-in") and "timeout" in what
+    ):
+        return "disconnected_all_in"  # kept in the hand all-in (Everest, PKR, Absolute's timeout)
     if "disconnected" in what:
         return "disconnected"
     if "timed out" in what:

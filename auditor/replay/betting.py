@@ -604,6 +604,16 @@ class Replay:
             (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
         ):
             self.on_leave(i, e)
+        elif isinstance(e, M.TableEvent) and e.kind == "disconnected_all_in":
+            self.on_disconnected_all_in(e)
+
+    def on_disconnected_all_in(self, e: M.TableEvent) -> None:
+        """A player the site keeps in the hand after a disconnection or a timeout, all-in for what
+        they put in (the record says so: ``has been disconnected, and is allin``): no further
+        action is due from them, and the pots they can win stop at their contribution."""
+        pl = self.players.get(e.player or "")
+        if pl is not None and not pl.folded:
+            pl.all_in = True
 
     def on_leave(self, i: int, e: M.TableEvent) -> None:
         """A player who leaves the table (Chico) or sits out (iPoker) while still in the hand is out
