@@ -154,7 +154,16 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
         fields["currency"] = hand.currency
     fields["finishing_stacks"] = [finishing[s.player] for s in r.seats]
     fields["winnings"] = [res.collected.get(s.player, 0) for s in r.seats]
+    if any(res.returned.values()):
+        # the site's "Uncalled bet (X) returned to Y" lines (PHH has none): per player, like winnings
+        fields["_returns"] = [res.returned.get(s.player, 0) for s in r.seats]
     fields["_site"] = hand.site
+    # the claims (collects, returns, total pot) are printed the source's way: the reader judges
+    # them by the source's export facts (the brand's, or a third-party conversion's)
+    if hand.extras.get("brand"):
+        fields["_brand"] = hand.extras["brand"]
+    if "converted" in hand.extras:
+        fields["_converted"] = True
     fields["_decimals"] = hand.decimals
     if hand.button is not None:
         fields["_button"] = hand.button

@@ -195,7 +195,7 @@ class Reader:
             raise _Fail(line_of("starting_stacks"), 1, "a PHH record needs at least two starting stacks")
         written = doc.get("_decimals")
         money_keys = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet", "small_bet", "big_bet",
-                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake")  # fmt: skip
+                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns")  # fmt: skip
         actions = _strings(lines, line_of("actions") - first)
         if isinstance(written, int) and 0 <= written <= 6:
             decimals, scale = written, 1
@@ -314,6 +314,15 @@ class Reader:
             else:
                 findings.append(F.make("P002", chunk.path, line, col, f"PHH action not recognised: {text[:120]!r}",
                                        site=chunk.site, text=text[:500]))  # fmt: skip
+        returns = doc.get("_returns")
+        if isinstance(returns, list):
+            # hhaudit's own field: the source site's uncalled-bet lines, after the last wager
+            at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
+            where = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)), "preflop")
+            line = line_of("_returns")
+            back = [M.UncalledReturn(line, 1, where, 1, p, amount(v, line))
+                    for p, v in zip(players, returns, strict=False) if amount(v, line) > 0]  # fmt: skip
+            events[at:at] = back
         winnings = doc.get("winnings")
         if isinstance(winnings, list):
             line = line_of("winnings")
@@ -342,6 +351,12 @@ class Reader:
         extras = {"variant": variant}
         if "_site" in doc:
             extras["converted"] = str(doc["_site"])
+            # a record hhaudit wrote: its claims are the source site's, judged by its export facts
+            extras["source_site"] = str(doc["_site"])
+            if doc.get("_brand"):
+                extras["source_brand"] = str(doc["_brand"])
+            if doc.get("_converted"):
+                extras["source_converted"] = "1"
         return M.Hand(
             site=chunk.site, hand_id=hand_id, path=chunk.path, first_line=first, last_line=first + len(lines) - 1,
             game=game, game_text=game_text, structure=structure, small_blind=small, big_blind=big,
