@@ -60,6 +60,12 @@ def ring(hand: M.Hand) -> Ring:
     seats = dealt_in(hand)
     if len(seats) < 2:
         raise ConversionError("fewer than two players dealt in")
+    if len(seats) == 2:
+        # heads-up, the big blind is first whoever has the button (an old export where the button
+        # posted the big blind: the other player posted the small blind and acted first)
+        bb = next((e.player for e in hand.events if isinstance(e, M.Post) and e.kind == "big_blind"), None)
+        if bb in (seats[0].player, seats[1].player):
+            return Ring(tuple(sorted(seats, key=lambda s: s.player != bb)))
     button = hand.button if hand.button is not None else seats[-1].seat
     start = next((i for i, s in enumerate(seats) if s.seat > button), 0)
     ordered = seats[start:] + seats[:start]

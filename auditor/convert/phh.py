@@ -94,6 +94,8 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             holes.setdefault(e.player, tuple(e.cards))
     actions = [f"d dh {p[name]} {_cards(holes.get(name) or ('??',) * HOLE_CARDS[variant])}" for name in r.players]
     folded: set[str] = set()
+    cash_outs: list[list[object]] = []
+    cash_drop = 0
     for e in hand.events:
         if isinstance(e, M.Show | M.Muck) and (e.player in folded or len(p) - len(folded) < 2):
             if isinstance(e, M.Show):
@@ -117,10 +119,13 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             actions.append(f"{p[e.player]} sm")
             if e.cards:
                 losses.append(f"mucked cards of {e.player} shown by the site")
+        elif isinstance(e, M.CashOut) and e.player in p:
+            # hhaudit's own field (PHH has no cash-out): [player, amount, fee, kind]
+            cash_outs.append([p[e.player], e.amount, e.fee if e.fee is not None else -1, e.kind])
         elif isinstance(e, M.CashOut):
             losses.append(f"cash-out of {e.player}")
         elif isinstance(e, M.CashDrop):
-            losses.append("cash drop (money the site added)")
+            cash_drop += e.amount
         elif isinstance(e, M.Draw):
             raise ConversionError("draw games are not written to PHH yet")
     res = claimed_results(hand)
@@ -157,6 +162,10 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
     if any(res.returned.values()):
         # the site's "Uncalled bet (X) returned to Y" lines (PHH has none): per player, like winnings
         fields["_returns"] = [res.returned.get(s.player, 0) for s in r.seats]
+    if cash_outs:
+        fields["_cash_outs"] = cash_outs
+    if cash_drop:
+        fields["_cash_drop"] = cash_drop  # money the site put into the pot (GGPoker "Cash Drop")
     fields["_site"] = hand.site
     # the claims (collects, returns, total pot) are printed the source's way: the reader judges
     # them by the source's export facts (the brand's, or a third-party conversion's)

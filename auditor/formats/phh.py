@@ -195,7 +195,7 @@ class Reader:
             raise _Fail(line_of("starting_stacks"), 1, "a PHH record needs at least two starting stacks")
         written = doc.get("_decimals")
         money_keys = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet", "small_bet", "big_bet",
-                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns")  # fmt: skip
+                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns", "_cash_drop")  # fmt: skip
         actions = _strings(lines, line_of("actions") - first)
         if isinstance(written, int) and 0 <= written <= 6:
             decimals, scale = written, 1
@@ -262,6 +262,7 @@ class Reader:
             events.append(M.Post(line, 1, street, 1, players[i], kind, paid, put(players[i], paid)))
             street_bet[players[i]] = paid
         board: list[str] = []
+        pnames = {f"p{i + 1}": name for i, name in enumerate(players)}
         for text, li, col in actions:
             line = first + li
             words = text.split("#")[0].split()
@@ -323,6 +324,15 @@ class Reader:
             back = [M.UncalledReturn(line, 1, where, 1, p, amount(v, line))
                     for p, v in zip(players, returns, strict=False) if amount(v, line) > 0]  # fmt: skip
             events[at:at] = back
+        for item in doc.get("_cash_outs") or []:
+            # hhaudit's own field: a cash-out the source site printed, [player, amount, fee, kind]
+            line = line_of("_cash_outs")
+            if isinstance(item, list) and len(item) == 4 and str(item[0]) in pnames:
+                fee = amount(item[2], line) if item[2] != -1 else None
+                kind3: Any = "insurance" if item[3] == "insurance" else "cash_out"
+                events.append(M.CashOut(line, 1, "showdown", 1, pnames[str(item[0])], amount(item[1], line), fee, kind3))
+        if doc.get("_cash_drop"):
+            events.insert(0, M.CashDrop(line_of("_cash_drop"), 1, "preflop", 1, amount(doc["_cash_drop"], first)))
         winnings = doc.get("winnings")
         if isinstance(winnings, list):
             line = line_of("winnings")
