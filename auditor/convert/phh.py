@@ -187,6 +187,8 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             fields["_rake"] = claim.rake
         if claim.fees:
             fields["_fees"] = [[k, v] for k, v in claim.fees]
+        if claim.unit != 1:
+            fields["_pot_unit"] = claim.unit  # the site prints its totals rounded to this unit
     sitting = [s.player for s in hand.seats if s.player not in p]
     if sitting:
         losses.append("seated players not dealt in: " + ", ".join(sitting))

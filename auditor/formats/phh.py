@@ -261,6 +261,12 @@ class Reader:
             paid = min(abs(b), left[players[i]])
             events.append(M.Post(line, 1, street, 1, players[i], kind, paid, put(players[i], paid)))
             street_bet[players[i]] = paid
+        nominal = doc.get("min_bet")
+        short_bb = 0
+        if isinstance(nominal, int | Decimal) and not isinstance(nominal, bool) and any(
+            isinstance(e, M.Post) and e.kind == "big_blind" and e.all_in for e in events
+        ):
+            short_bb = amount(nominal, line_of("min_bet"))
         board: list[str] = []
         pnames = {f"p{i + 1}": name for i, name in enumerate(players)}
         for text, li, col in actions:
@@ -286,6 +292,8 @@ class Reader:
                 events.append(M.Action(line, col, street, 1, p, "fold"))
             elif p is not None and verb == "cc" and len(words) == 2:
                 top = max(street_bet.values(), default=0)
+                if street == "preflop" and short_bb:
+                    top = max(top, short_bb)  # after a short all-in big blind, a call is of the full blind
                 prev = street_bet.get(p, 0)
                 if top > prev:
                     inc = min(top - prev, max(left[p], 0))
@@ -343,8 +351,9 @@ class Reader:
         if "_total_pot" in doc:
             rake = amount(doc["_rake"], line_of("_rake")) if "_rake" in doc else None
             fees = tuple((str(k), amount(v, line_of("_fees"))) for k, v in doc.get("_fees", []))
+            unit = doc.get("_pot_unit") if isinstance(doc.get("_pot_unit"), int) else 1
             events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,  # noqa: E501
-                                     fees=fees))  # fmt: skip
+                                     fees=fees, unit=unit))  # fmt: skip
         small = amount(doc["small_bet"], first) if variant in ("FT", "FO/8") and "small_bet" in doc else None
         big = amount(doc["big_bet"], first) if variant in ("FT", "FO/8") and "big_bet" in doc else None
         if small is None:
