@@ -40,7 +40,7 @@ VARIANTS: dict[tuple[str, str], str] = {
 }
 HOLE_CARDS = {"NT": 2, "FT": 2, "NS": 2, "PO": 4, "FO/8": 4}
 _DATE = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
-_LIVE = ("small_blind", "big_blind", "straddle", "button_blind")
+_LIVE = ("small_blind", "big_blind", "straddle")
 
 
 def _cards(cards: Iterable[str]) -> str:
@@ -84,6 +84,9 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
     if hand.runs > 1:
         raise ConversionError("the board was run more than once (PHH run-outs are not written yet)")
     r = ring(hand)
+    first_act = next((i for i, e in enumerate(hand.events) if isinstance(e, M.Action)), len(hand.events))
+    if any(isinstance(e, M.Post) for e in hand.events[first_act:]):
+        raise ConversionError("a post printed after an action (PHH posts every blind before the first action)")
     antes, blinds, losses = _structure(hand, r)
     p = {name: f"p{i + 1}" for i, name in enumerate(r.players)}
     holes: dict[str, tuple[str, ...]] = {}

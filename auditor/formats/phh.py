@@ -268,6 +268,7 @@ class Reader:
         ):
             short_bb = amount(nominal, line_of("min_bet"))
         board: list[str] = []
+        folded: set[str] = set()
         pnames = {f"p{i + 1}": name for i, name in enumerate(players)}
         for text, li, col in actions:
             line = first + li
@@ -289,11 +290,16 @@ class Reader:
                 board.extend(cards)
                 events.append(M.Board(line, col, street, 1, cards, before))
             elif p is not None and verb == "f" and len(words) == 2:
+                folded.add(p)
                 events.append(M.Action(line, col, street, 1, p, "fold"))
             elif p is not None and verb == "cc" and len(words) == 2:
                 top = max(street_bet.values(), default=0)
                 if street == "preflop" and short_bb:
                     top = max(top, short_bb)  # after a short all-in big blind, a call is of the full blind
+                # ... but never more than an opponent still in the hand can match (the replay's call level)
+                reach = max((street_bet.get(q, 0) + max(left[q], 0) for q in players if q != p and q not in folded),
+                            default=top)  # fmt: skip
+                top = min(top, max(reach, max(street_bet.values(), default=0)))
                 prev = street_bet.get(p, 0)
                 if top > prev:
                     inc = min(top - prev, max(left[p], 0))
