@@ -263,9 +263,12 @@ class Reader:
             street_bet[players[i]] = paid
         nominal = doc.get("min_bet")
         short_bb = 0
-        if isinstance(nominal, int | Decimal) and not isinstance(nominal, bool) and any(
-            isinstance(e, M.Post) and e.kind == "big_blind" and e.all_in for e in events
+        bbs = [e for e in events if isinstance(e, M.Post) and e.kind == "big_blind"]
+        if isinstance(nominal, int | Decimal) and not isinstance(nominal, bool) and (
+            any(e.all_in for e in bbs) or (not bbs and any(isinstance(e, M.Post) and e.kind == "small_blind" for e in events))
         ):
+            # a short all-in big blind, or none posted (its player sat out): the betting is at the
+            # full blind (TDA 54-B), as the record's min_bet says
             short_bb = amount(nominal, line_of("min_bet"))
         board: list[str] = []
         folded: set[str] = set()
