@@ -78,6 +78,8 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
     pots_seen: dict[str, list[dict[str, Any]]] = {}
     claim: M.PotClaim | None = None
     cashouts: dict[str, M.CashOut] = {}
+    returns: list[list[object]] = []  # the site's uncalled-bet lines: OHH has no action for them
+    cash_drop = 0
     for e in hand.events:
         if isinstance(e, M.Post):
             act(POSTS[e.kind], e, e.player, amount=_n(e.amount, d), is_allin=e.all_in)
@@ -98,6 +100,10 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
             pots_seen.setdefault(e.pot, []).append({"player_id": ids.get(e.player, -1), "win_amount": _n(e.amount, d)})
         elif isinstance(e, M.CashOut):
             cashouts[e.player] = e
+        elif isinstance(e, M.UncalledReturn):
+            returns.append([ids.get(e.player, -1), _n(e.amount, d)])
+        elif isinstance(e, M.CashDrop):
+            cash_drop += e.amount
         elif isinstance(e, M.PotClaim) and (claim is None or e.street == "summary"):
             claim = e
     for w in [w for ws in pots_seen.values() for w in ws]:
@@ -159,6 +165,10 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
         x["total_pot"] = _n(claim.total, d)
         if claim.fees:
             x["fees"] = [[k, _n(v, d)] for k, v in claim.fees]
+    if returns:
+        x["returns"] = returns
+    if cash_drop:
+        x["cash_drop"] = _n(cash_drop, d)
     if hand.extras:
         x["extras"] = dict(hand.extras)
     ohh["x_hhaudit"] = {k: v for k, v in x.items() if v is not None}

@@ -187,6 +187,17 @@ def _read(chunk: Chunk) -> M.Hand:
             else:
                 raise _Fail("P001", line, col, f"OHH action not read: {a.get('action')!r}")
     events = _with_totals(events)
+    returns = x.get("returns")
+    if isinstance(returns, list) and returns:
+        # hhaudit's extension: the source site's uncalled-bet lines (OHH has no action for them),
+        # [player_id, amount], after the last wager
+        at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
+        where = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)), "preflop")
+        rline = line_of("returns")
+        events[at:at] = [M.UncalledReturn(rline, 1, where, 1, names.get(r[0], str(r[0])), amount(r[1], rline))
+                         for r in returns if isinstance(r, list) and len(r) == 2]  # fmt: skip
+    if x.get("cash_drop"):
+        events.insert(0, M.CashDrop(line_of("cash_drop"), 1, "preflop", 1, amount(x["cash_drop"], first)))
     win_pos = positions("win_amount")
     k = 0
     total = 0
@@ -224,6 +235,12 @@ def _read(chunk: Chunk) -> M.Hand:
     tinfo = ohh.get("tournament_info") or {}
     extras = {str(k2): str(v) for k2, v in (x.get("extras") or {}).items()}
     if "x_hhaudit" in ohh and "site_name" in ohh:
+        # a record hhaudit wrote: its claims are the source site's, judged by its export facts
+        extras["source_site"] = str(ohh["site_name"])
+        if extras.get("brand"):
+            extras["source_brand"] = extras["brand"]
+        if "converted" in extras:
+            extras["source_converted"] = extras["converted"]
         extras["converted"] = str(ohh["site_name"])
     currency = str(ohh.get("currency") or "") or None
     return M.Hand(
