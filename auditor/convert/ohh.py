@@ -113,6 +113,11 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
             w["cashout_amount"] = _n(c.amount, d)
             if c.fee is not None:
                 w["cashout_fee"] = _n(c.fee, d)
+    for name, c in cashouts.items():  # a cash-out with no win of its own (the pot not awarded)
+        w = {"player_id": ids.get(name, -1), "win_amount": _n(0, d), "cashout_amount": _n(c.amount, d)}
+        if c.fee is not None:
+            w["cashout_fee"] = _n(c.fee, d)
+        pots_seen.setdefault(next(iter(pots_seen), "pot"), []).append(w)
     pots = []
     labels = list(dict.fromkeys([*(lab for lab, _ in (claim.pots if claim else ())), *pots_seen]))
     if not labels and claim is not None:
@@ -163,8 +168,14 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
                          "start_time": hand.start_time, "time_zone": hand.time_zone, "runs": hand.runs}  # fmt: skip
     if claim is not None:
         x["total_pot"] = _n(claim.total, d)
+        if not claim.pots and len(pots) > 1:
+            x["pots_printed"] = False  # the pots are the collects' (the site printed only a total)
+        if claim.unit != 1:
+            x["pot_unit"] = claim.unit  # the site prints its totals rounded to this unit
         if claim.fees:
             x["fees"] = [[k, _n(v, d)] for k, v in claim.fees]
+    if hand.cancelled:
+        x["cancelled"] = True
     if returns:
         x["returns"] = returns
     if cash_drop:

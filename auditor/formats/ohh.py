@@ -217,7 +217,9 @@ def _read(chunk: Chunk) -> M.Hand:
             line, col = win_pos[k] if k < len(win_pos) else (pline, 1)
             k += 1
             who = names.get(w.get("player_id"), str(w.get("player_id")))
-            events.append(M.Collect(line, col, "summary", 1, who, amount(w.get("win_amount"), line, col), label))
+            won = amount(w.get("win_amount"), line, col)
+            if won or w.get("cashout_amount") is None:
+                events.append(M.Collect(line, col, "summary", 1, who, won, label))
             if w.get("cashout_amount") is not None:
                 fee = w.get("cashout_fee")
                 events.append(M.CashOut(line, col, "summary", 1, who, amount(w["cashout_amount"], line, col),
@@ -227,8 +229,9 @@ def _read(chunk: Chunk) -> M.Hand:
         if isinstance(x.get("fees"), list):
             fees = tuple((str(f[0]), amount(f[1], first)) for f in x["fees"])
         printed_total = amount(x["total_pot"], first) if "total_pot" in x else total + rake + jackpot
-        events.append(M.PotClaim(line_of("pots"), 1, "summary", 1, printed_total, tuple(pots) if len(pots) > 1 else (),
-                                 rake, fees))  # fmt: skip
+        listed = tuple(pots) if len(pots) > 1 and x.get("pots_printed", True) is not False else ()
+        unit = x["pot_unit"] if isinstance(x.get("pot_unit"), int) else 1
+        events.append(M.PotClaim(line_of("pots"), 1, "summary", 1, printed_total, listed, rake, fees, unit))
     bet_limit = ohh.get("bet_limit") or {}
     game = x.get("game") or _GAMES.get(str(ohh.get("game_type")), "other")
     structure = x.get("structure") or _STRUCTS.get(str(bet_limit.get("bet_type")), "NL")
@@ -258,7 +261,7 @@ def _read(chunk: Chunk) -> M.Hand:
         start_time=x.get("start_time") or ohh.get("start_date_utc") or None, time_zone=x.get("time_zone"),
         play_money="PlayMoney" in (ohh.get("flags") or []), ante=amount(ohh.get("ante_amount"), first) or None,
         cap=amount(bet_limit.get("bet_cap"), first) or None, seats=tuple(seats), events=tuple(events), complete=True,
-        cancelled=False, runs=int(x.get("runs") or 1), extras=extras,
+        cancelled=x.get("cancelled") is True, runs=int(x.get("runs") or 1), extras=extras,
     )  # fmt: skip
 
 
