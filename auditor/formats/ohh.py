@@ -161,7 +161,11 @@ def _read(chunk: Chunk) -> M.Hand:
         if street is None:
             raise _Fail("P001", rline, rcol, f"unknown OHH street {rnd.get('street')!r}")
         cards = tuple(str(c) for c in rnd.get("cards") or [])
-        if cards:
+        if cards and board and cards[: len(board)] == tuple(board):
+            # the round re-prints the board so far (Courchevel's flop repeats the card dealt pre-flop)
+            events.append(M.Board(rline, rcol, street, 1, cards, ()))
+            board[:] = cards
+        elif cards:
             events.append(M.Board(rline, rcol, street, 1, cards, tuple(board)))
             board.extend(cards)
         for a in rnd.get("actions") or []:
@@ -186,7 +190,7 @@ def _read(chunk: Chunk) -> M.Hand:
                 events.append(M.Muck(line, col, street, 1, who, acards))
             else:
                 raise _Fail("P001", line, col, f"OHH action not read: {a.get('action')!r}")
-    events = _with_totals(events)
+    events = _with_totals(events, amount(ohh.get("big_blind_amount"), first))
     returns = x.get("returns")
     if isinstance(returns, list) and returns:
         # hhaudit's extension: the source site's uncalled-bet lines (OHH has no action for them),
@@ -265,7 +269,7 @@ def _read(chunk: Chunk) -> M.Hand:
     )  # fmt: skip
 
 
-def _with_totals(events: list[M.Event]) -> list[M.Event]:
+def _with_totals(events: list[M.Event], bb: int = 0) -> list[M.Event]:
     """Each wager's street total (``to``) from the chips the document says it adds."""
     out: list[M.Event] = []
     street_bet: dict[str, int] = {}
@@ -276,7 +280,8 @@ def _with_totals(events: list[M.Event]) -> list[M.Event]:
         if isinstance(e, M.Post) and e.kind in V.LIVE_POSTS:
             street_bet[e.player] = e.amount if e.kind == "straddle" else street_bet.get(e.player, 0) + e.amount
         elif isinstance(e, M.Post) and e.kind == "small_big_blind":
-            street_bet[e.player] = street_bet.get(e.player, 0) + e.amount
+            # small and big blind together: the big blind is live, the rest dead (as the replay counts it)
+            street_bet[e.player] = street_bet.get(e.player, 0) + (min(e.amount, bb) if bb else e.amount)
         elif isinstance(e, M.Action) and e.kind not in ("fold", "check"):
             street_bet[e.player] = street_bet.get(e.player, 0) + e.increment
             e = M.Action(e.line, e.col, e.street, e.run, e.player, e.kind, e.increment, street_bet[e.player], None,
