@@ -120,6 +120,10 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
         pots_seen.setdefault(next(iter(pots_seen), "pot"), []).append(w)
     pots = []
     labels = list(dict.fromkeys([*(lab for lab, _ in (claim.pots if claim else ())), *pots_seen]))
+    if not (claim and claim.pots):
+        # the collects' pots in the order a reader numbers them (main, side-1, ...), whatever order
+        # the site printed its collect lines in (Winamax: the last side pot first)
+        labels.sort(key=lambda lab: 0 if lab == "main" else int(lab[5:]) if re.fullmatch(r"side-\d+", lab) else -1)
     if not labels and claim is not None:
         labels = ["pot"]
     printed = dict(claim.pots) if claim else {}
