@@ -43,6 +43,13 @@ _SIGNS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥", "INR": "₹"}
 _GAME_TEXT = re.compile(r"(?:\d\+ Hold'em|Hold'em|(?:\d Card )?Omaha(?: Hi/Lo)?|Courchevel(?: Hi/Lo)?|Short Deck Hold'em|"
                         r"Split Hold'em|6\+ Hold'em)")
 _STREETS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+# the table events the PokerStars grammar reads (its sitout and presence lines)
+_TABLE_WORDS = re.compile(
+    r"is sitting out|sits out|has returned|is back|has timed out(?: while (?:being )?disconnected)?|is disconnected|"
+    r"is connected|has been disconnected|joins the table at seat #\d+|leaves the table|will be allowed to play after "
+    r"the button|was removed from the table.*|finished the tournament.*|wins the tournament.*|wins the .* bounty for "
+    r".*|wins .* for eliminating .*|re-buys and receives .*|takes the add-on .*|stands up|sits down"
+)
 _DATE = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
 
 
@@ -165,7 +172,7 @@ def dumps(hand: M.Hand) -> str:
         elif isinstance(e, M.UncalledReturn):
             out.append(f"Uncalled bet ({amt(e.amount)}) returned to {e.player}")
         elif isinstance(e, M.Show):
-            desc = f" ({e.description})" if e.description else ""
+            desc = f" ({e.description})" if e.description is not None else ""
             out.append(f"{e.player}: shows [{' '.join(e.cards)}]{desc}")
         elif isinstance(e, M.Muck):
             out.append(f"{e.player}: mucks hand" + (f" [{' '.join(e.cards)}]" if e.cards else ""))
@@ -180,8 +187,10 @@ def dumps(hand: M.Hand) -> str:
         elif isinstance(e, M.TableEvent):
             if e.kind == "chat" and e.player:
                 out.append(f'{e.player} said, "{e.text}"')
-            elif e.player:
-                out.append(f"{e.player}: {e.text.strip()}" if e.kind == "sitting_out" else f"{e.player} {e.text.strip()}")
+            elif e.player and _TABLE_WORDS.fullmatch(e.text.strip()):
+                out.append(f"{e.player}: {e.text.strip()}")
+            # other table events (GGPoker "chooses to EV cashout", Winamax "denies big blind") have
+            # no PokerStars words: not written (docs/interchange.md)
         elif isinstance(e, M.PotClaim):
             pots = "".join(
                 f" {'Main pot' if lab == 'main' else 'Side pot' + lab[4:]} {amt(v)}." for lab, v in e.pots
