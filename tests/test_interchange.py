@@ -310,7 +310,7 @@ def test_convert_to_pokerstars_is_marked_converted(tmp_path: Path) -> None:
     import sys
 
     src = tmp_path / "ex.phh"
-    src.write_text(PHH_EXAMPLE + "year = 2026\nmonth = 8\nday = 2\ntime = 11:24:53\ntime_zone = 'CET'\n")
+    src.write_text(PHH_EXAMPLE + "hand = 1234\nyear = 2026\nmonth = 8\nday = 2\ntime = 11:24:53\ntime_zone = 'CET'\n")
     out = tmp_path / "out"
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -56,6 +56,8 @@ _DATE = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{
 def _checked(hand: M.Hand) -> None:
     if hand.game not in _GAMES and not (hand.game == "shortdeck"):
         raise ConversionError(f"{hand.game} is not written as PokerStars text yet (flop games only)")
+    if not re.fullmatch(r"[\w-]+", hand.hand_id):
+        raise ConversionError(f"the hand id {hand.hand_id!r} is not a PokerStars hand number (letters, digits, '-')")
     if hand.structure not in _STRUCTS:
         raise ConversionError(f"a {hand.structure} betting structure has no PokerStars header")
     if hand.runs > 1:
@@ -206,6 +208,8 @@ def dumps(hand: M.Hand) -> str:
             out.append("Hand cancelled")
         elif isinstance(e, M.SeatResult):
             out.append(f"Seat {e.seat}: {e.player}{e.text}")
+    if hand.complete and not summary_marked:
+        out.append("*** SUMMARY ***")  # a complete hand whose record printed no summary (PHH, OHH)
     return "\n".join(out) + "\n"
 
 
