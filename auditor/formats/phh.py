@@ -46,6 +46,7 @@ _KEYS = ("variant|ante_trimming_status|antes|blinds_or_straddles|bring_in|small_
 SNIFF = rf"\s*(?:(?:{_KEYS})\s*=|\[\s*[\w\"' .:-]+\s*\]\s*(?:#.*)?$)"
 
 _TABLE = re.compile(r"^\s*\[\s*([^\[\].]+?)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"^\s*['\"]?([\w-]+)['\"]?\s*=")
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _FLOP_GAMES: dict[str, tuple[M.Game, M.Structure, str]] = {
     "NT": ("holdem", "NL", "Hold'em No Limit"),
@@ -91,10 +92,13 @@ def _strings(lines: tuple[str, ...], start: int) -> list[tuple[str, int, int]]:
                 if end < 0:
                     return out
                 raw = text[j : end + len(q)]
-                try:
-                    value = tomllib.loads(f"v = {raw}")["v"]
-                except tomllib.TOMLDecodeError:
-                    value = raw[len(q) : -len(q)]
+                if q == "'" or (q == '"' and "\\" not in raw):
+                    value = raw[1:-1]  # a literal string, or a basic one with no escape: its text as written
+                else:
+                    try:
+                        value = tomllib.loads(f"v = {raw}")["v"]
+                    except tomllib.TOMLDecodeError:
+                        value = raw[len(q) : -len(q)]
                 out.append((str(value), i, j + 1))
                 j = end + len(q)
                 continue
@@ -177,9 +181,14 @@ class Reader:
         if name:
             doc = doc.get(name, {}) if isinstance(doc.get(name), dict) else {}
 
+        keys: dict[str, int] = {}
+        for i, t in enumerate(lines):
+            km = _KEY.match(t)
+            if km is not None:
+                keys.setdefault(km.group(1), first + i)
+
         def line_of(key: str) -> int:
-            pat = re.compile(rf"^\s*['\"]?{re.escape(key)}['\"]?\s*=")
-            return next((first + i for i, t in enumerate(lines) if pat.match(t)), first)
+            return keys.get(key, first)
 
         variant = str(doc.get("variant", ""))
         if variant in _OTHER_VARIANTS:
