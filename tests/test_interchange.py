@@ -31,9 +31,13 @@ SITES = ("pokerstars", "ggpoker", "winamax")
 _ALLIN_RAISE = "raise no opponent can call (legal, uncalled: see test_pokerkit_differential); pokerkit refuses it"
 _ALLIN_FOLD = "fold by an all-in sitting-out player; pokerkit has no turn for him"
 _SHORT_BB = "call of the full big blind after a short all-in big blind (RULES §2.4); pokerkit calls the short amount"
-_MISSING_BB = "no big blind posted (its player sat out): calls are of the full blind (TDA 54-B), pokerkit calls the small"
-_DROP = ("GGPoker cash drop: money the site put into the pot (PHH _cash_drop), which pokerkit does not know (nor "
-         "counts in a pot-limit bet)")
+_MISSING_BB = (
+    "no big blind posted (its player sat out): calls are of the full blind (TDA 54-B), pokerkit calls the small"
+)
+_DROP = (
+    "GGPoker cash drop: money the site put into the pot (PHH _cash_drop), which pokerkit does not know (nor "
+    "counts in a pot-limit bet)"
+)
 _ODD_CHIPS = "two odd chips of a three-way split: hhaudit gives one each left of the button, pokerkit both to the first"
 KNOWN: dict[tuple[str, str], str] = {
     ("pokerstars", "35602249531"): _ALLIN_RAISE, ("pokerstars", "26543131325"): _ALLIN_RAISE,
@@ -228,8 +232,10 @@ def test_phh_suffix_and_sniff() -> None:
 
 # site -> PHH/OHH -> audit: the same finding codes as the original, bar these (format, site, hand id)
 _NO_NAMES = "the hand names the site printed at showdown (D001 compares them): PHH and OHH have no field for them"
-_BET_AS_RAISE = ("a raise printed as 'bets' (B006, S003 on the original): PHH's 'cbr' and OHH's amounts say only the "
-                 "chips, the reader makes it a raise")
+_BET_AS_RAISE = (
+    "a raise printed as 'bets' (B006, S003 on the original): PHH's 'cbr' and OHH's amounts say only the "
+    "chips, the reader makes it a raise"
+)
 AUDIT_KNOWN: dict[tuple[str, str, str], str] = {
     ("phh", "winamax", "5281577-471-1382586707"): _NO_NAMES,
     ("phh", "winamax", "6307872438747255-64-1288123510"): _BET_AS_RAISE,

@@ -27,7 +27,8 @@ def add_parsers(sub: Any) -> None:
             else "write hands with player names replaced by stable keyed pseudonyms",
             description="Read every hand of PATH... (any supported format) and write it as PHH (one .phhs file per "
             "input file), Open Hand History (.ohh) or PokerStars text (.txt, marked as a conversion) into DIR; "
-            "docs/interchange.md says what each format carries and loses." + ("" if name == "convert" else " Names become HMAC pseudonyms keyed by --secret "
+            "docs/interchange.md says what each format carries and loses."
+            + ("" if name == "convert" else " Names become HMAC pseudonyms keyed by --secret "
                                     f"(or ${ENV_SECRET}): the same player maps the same way across files."),
         )  # fmt: skip
         c.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (recursive)")

@@ -69,7 +69,8 @@ def _structure(hand: M.Hand, r: Ring) -> tuple[list[int], list[int], list[str]]:
             blinds[i] = amount if positional else -amount
             if positional and n > 2 and (i, e.kind) not in ((0, "small_blind"), (1, "big_blind"), (i, "straddle")):
                 # PHH's blinds are positional: p1 the small blind, p2 the big blind
-                raise ConversionError(f"a {e.kind.replace('_', ' ')} posted out of its seat (PHH blinds are positional)")
+                what = e.kind.replace("_", " ")
+                raise ConversionError(f"a {what} posted out of its seat (PHH blinds are positional)")
         else:
             raise ConversionError(f"a {e.kind.replace('_', ' ')} post (PHH has no dead blinds)")
     if n == 2:

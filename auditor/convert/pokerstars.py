@@ -40,8 +40,11 @@ _POSTS: dict[str, str] = {
 }  # fmt: skip
 _SIGNS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥", "INR": "₹"}
 # the game names the PokerStars grammar reads (its f_game)
-_GAME_TEXT = re.compile(r"(?:\d\+ Hold'em|Hold'em|(?:\d Card )?Omaha(?: Hi/Lo)?|Courchevel(?: Hi/Lo)?|Short Deck Hold'em|"
-                        r"Split Hold'em|6\+ Hold'em)")
+_GAME_TEXT = re.compile(
+    r"(?:\d\+ Hold'em|Hold'em|(?:\d Card )?Omaha(?: Hi/Lo)?|Courchevel(?: Hi/Lo)?|"
+    r"Short Deck Hold'em|"
+    r"Split Hold'em|6\+ Hold'em)"
+)
 _STREETS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
 # the table events the PokerStars grammar reads (its sitout and presence lines)
 _TABLE_WORDS = re.compile(
@@ -194,9 +197,7 @@ def dumps(hand: M.Hand) -> str:
             # other table events (GGPoker "chooses to EV cashout", Winamax "denies big blind") have
             # no PokerStars words: not written (docs/interchange.md)
         elif isinstance(e, M.PotClaim):
-            pots = "".join(
-                f" {'Main pot' if lab == 'main' else 'Side pot' + lab[4:]} {amt(v)}." for lab, v in e.pots
-            )
+            pots = "".join(f" {'Main pot' if lab == 'main' else 'Side pot' + lab[4:]} {amt(v)}." for lab, v in e.pots)
             fees = "".join(f" | {k[:1].upper()}{k[1:]} {amt(v)}" for k, v in e.fees)
             rake = f" | Rake {amt(e.rake)}" if e.rake is not None else ""
             if e.unit != 1:

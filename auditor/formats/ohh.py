@@ -196,7 +196,8 @@ def _read(chunk: Chunk) -> M.Hand:
         # hhaudit's extension: the source site's uncalled-bet lines (OHH has no action for them),
         # [player_id, amount], after the last wager
         at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
-        where = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)), "preflop")
+        where: M.Street = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)),
+                                   "preflop")  # fmt: skip
         rline = line_of("returns")
         events[at:at] = [M.UncalledReturn(rline, 1, where, 1, names.get(r[0], str(r[0])), amount(r[1], rline))
                          for r in returns if isinstance(r, list) and len(r) == 2]  # fmt: skip

@@ -204,7 +204,8 @@ class Reader:
             raise _Fail(line_of("starting_stacks"), 1, "a PHH record needs at least two starting stacks")
         written = doc.get("_decimals")
         money_keys = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet", "small_bet", "big_bet",
-                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns", "_cash_drop")  # fmt: skip
+                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns",
+                      "_cash_drop")  # fmt: skip
         actions = _strings(lines, line_of("actions") - first)
         if isinstance(written, int) and 0 <= written <= 6:
             decimals, scale = written, 1
@@ -273,8 +274,13 @@ class Reader:
         nominal = doc.get("min_bet")
         short_bb = 0
         bbs = [e for e in events if isinstance(e, M.Post) and e.kind == "big_blind"]
-        if isinstance(nominal, int | Decimal) and not isinstance(nominal, bool) and (
-            any(e.all_in for e in bbs) or (not bbs and any(isinstance(e, M.Post) and e.kind == "small_blind" for e in events))
+        if (
+            isinstance(nominal, int | Decimal)
+            and not isinstance(nominal, bool)
+            and (
+                any(e.all_in for e in bbs)
+                or (not bbs and any(isinstance(e, M.Post) and e.kind == "small_blind" for e in events))
+            )
         ):
             # a short all-in big blind, or none posted (its player sat out): the betting is at the
             # full blind (TDA 54-B), as the record's min_bet says
@@ -345,7 +351,8 @@ class Reader:
         if isinstance(returns, list):
             # hhaudit's own field: the source site's uncalled-bet lines, after the last wager
             at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
-            where = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)), "preflop")
+            where: M.Street = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)),
+                                   "preflop")  # fmt: skip
             line = line_of("_returns")
             back = [M.UncalledReturn(line, 1, where, 1, p, amount(v, line))
                     for p, v in zip(players, returns, strict=False) if amount(v, line) > 0]  # fmt: skip
@@ -356,7 +363,8 @@ class Reader:
             if isinstance(item, list) and len(item) == 4 and str(item[0]) in pnames:
                 fee = amount(item[2], line) if item[2] != -1 else None
                 kind3: Any = "insurance" if item[3] == "insurance" else "cash_out"
-                events.append(M.CashOut(line, 1, "showdown", 1, pnames[str(item[0])], amount(item[1], line), fee, kind3))
+                who = pnames[str(item[0])]
+                events.append(M.CashOut(line, 1, "showdown", 1, who, amount(item[1], line), fee, kind3))
         if doc.get("_cash_drop"):
             events.insert(0, M.CashDrop(line_of("_cash_drop"), 1, "preflop", 1, amount(doc["_cash_drop"], first)))
         winnings = doc.get("winnings")
@@ -369,7 +377,7 @@ class Reader:
         if "_total_pot" in doc:
             rake = amount(doc["_rake"], line_of("_rake")) if "_rake" in doc else None
             fees = tuple((str(k), amount(v, line_of("_fees"))) for k, v in doc.get("_fees", []))
-            unit = doc.get("_pot_unit") if isinstance(doc.get("_pot_unit"), int) else 1
+            unit: int = doc["_pot_unit"] if isinstance(doc.get("_pot_unit"), int) else 1
             events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,  # noqa: E501
                                      fees=fees, unit=unit))  # fmt: skip
         small = amount(doc["small_bet"], first) if variant in ("FT", "FO/8") and "small_bet" in doc else None
