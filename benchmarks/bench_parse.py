@@ -207,6 +207,94 @@ def profile_hhaudit(chunks: Sequence[Any], top: int) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------------------------- PHH (--phh)
+
+
+def phh_bench(corpora: Sequence[Path], repeat: int, json_out: Path | None) -> int:
+    """PHH read speed: hhaudit's PHH reader next to pokerkit's own loader, on the same files.
+
+    The parsed corpus hands of ``corpora`` are written as PHH (``hhaudit convert``'s writer), one
+    ``.phh`` file per hand, into a temporary directory, and read back into memory (disk I/O is
+    never timed).  Timed, best of ``repeat``:
+
+    * **load**: hhaudit ``parse_text`` (TOML, actions to canonical events: a ``Hand``) against
+      ``pokerkit.HandHistory.loads`` (TOML to a ``HandHistory``; pokerkit replays lazily);
+    * **load+replay**: hhaudit ``parse_text`` + ``audit_hand`` (replay, pots, every rule) against
+      ``HandHistory.loads`` + iterating its states (pokerkit's replay, repairs included).
+
+    Hands pokerkit cannot replay (it raises) are timed too, up to the exception.
+    """
+    import tempfile
+
+    import pokerkit
+
+    from auditor import model as M
+    from auditor.audit import audit_hand
+    from auditor.convert import phh
+    from auditor.convert.common import ConversionError
+    from auditor.formats import parse_text
+    from auditor.pipeline import Summary, iter_parsed
+
+    texts: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench_phh_") as tmp:
+        for corpus in corpora:
+            for hand, _ in iter_parsed([str(corpus)], Summary(), rules=None):
+                if hand is None:
+                    continue
+                try:
+                    text = phh.dumps(hand)
+                except ConversionError:
+                    continue
+                f = Path(tmp) / f"{len(texts):06d}.phh"
+                f.write_text(text, "utf-8")
+                texts.append(str(f))
+        texts = [Path(f).read_text("utf-8") for f in texts]
+    n = len(texts)
+    if not n:
+        print("no convertible hand in " + ", ".join(map(str, corpora)), file=sys.stderr)
+        return 1
+
+    def ours() -> None:
+        for t in texts:
+            list(parse_text(t, "h.phh"))
+
+    def ours_audit() -> None:
+        for t in texts:
+            for h in parse_text(t, "h.phh"):
+                if isinstance(h, M.Hand):
+                    audit_hand(h)
+
+    def theirs() -> None:
+        for t in texts:
+            pokerkit.HandHistory.loads(t)
+
+    def theirs_replay() -> None:
+        for t in texts:
+            with contextlib.suppress(Exception):
+                for _ in pokerkit.HandHistory.loads(t):
+                    pass
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = []
+        for name, a, b in (("load", ours, theirs), ("load+replay", ours_audit, theirs_replay)):
+            ta, tb = common.best_of(a, repeat), common.best_of(b, repeat)
+            rows.append({"row": name, "hhaudit": ta.as_dict(n), "pokerkit": tb.as_dict(n), "ratio": tb.best / ta.best})
+    print(f"bench_parse --phh: {n} corpus hands written as PHH ({', '.join(map(str, corpora))})")
+    print(common.format_table(
+        ["row", "hhaudit hands/s", "pokerkit hands/s", "hhaudit / pokerkit"],
+        [[r["row"], r["hhaudit"]["per_s"], r["pokerkit"]["per_s"], r["ratio"]] for r in rows],
+    ))  # fmt: skip
+    if json_out:
+        doc = {"benchmark": "bench_parse --phh", "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+               "environment": common.environment(), "corpora": [str(c) for c in corpora], "hands": n,
+               "repeat": repeat, "rows": rows}  # fmt: skip
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+        print(f"wrote {json_out}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -230,7 +318,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also print a cProfile of hhaudit's parse_chunk (top TOP functions, default 25)",
     )
     ap.add_argument("--site", default="pokerstars", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--phh",
+        action="store_true",
+        help="instead: PHH read speed, hhaudit's reader next to pokerkit's HandHistory loader, on the corpus "
+        "hands of PokerStars, GGPoker and Winamax written as PHH (--corpus: one folder instead)",
+    )
     args = ap.parse_args(argv)
+    if args.phh:
+        given = [a for a in (argv if argv is not None else sys.argv[1:]) if a.startswith("--corpus")]
+        corpora = [args.corpus] if given else [common.default_corpus(s) for s in ("pokerstars", "ggpoker", "winamax")]
+        return phh_bench(corpora, args.repeat, args.json)
 
     try:
         import pokerkit

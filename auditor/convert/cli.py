@@ -15,7 +15,7 @@ from auditor import model as M
 from auditor.convert.anonymise import ENV_SECRET, Anonymiser
 from auditor.convert.common import ConversionError
 
-SUFFIX = {"phh": ".phhs", "ohh": ".ohh"}
+SUFFIX = {"phh": ".phhs", "ohh": ".ohh", "pokerstars": ".txt"}
 
 
 def add_parsers(sub: Any) -> None:
@@ -23,15 +23,16 @@ def add_parsers(sub: Any) -> None:
     for name in ("convert", "anonymise"):
         c = sub.add_parser(
             name,
-            help="write hands as PHH or Open Hand History" if name == "convert"
+            help="write hands as PHH, Open Hand History or PokerStars text" if name == "convert"
             else "write hands with player names replaced by stable keyed pseudonyms",
             description="Read every hand of PATH... (any supported format) and write it as PHH (one .phhs file per "
-            "input file) or Open Hand History (.ohh) into DIR; docs/interchange.md says what each format "
-            "carries and loses." + ("" if name == "convert" else " Names become HMAC pseudonyms keyed by --secret "
+            "input file), Open Hand History (.ohh) or PokerStars text (.txt, marked as a conversion) into DIR; "
+            "docs/interchange.md says what each format carries and loses."
+            + ("" if name == "convert" else " Names become HMAC pseudonyms keyed by --secret "
                                     f"(or ${ENV_SECRET}): the same player maps the same way across files."),
         )  # fmt: skip
         c.add_argument("paths", nargs="+", metavar="PATH", help="files or directories (recursive)")
-        c.add_argument("--to", choices=("phh", "ohh"), default="ohh" if name == "anonymise" else None,
+        c.add_argument("--to", choices=("phh", "ohh", "pokerstars"), default="ohh" if name == "anonymise" else None,
                        required=name == "convert", help="target format")  # fmt: skip
         c.add_argument("--out", required=True, metavar="DIR", help="directory for the converted files")
         g = c.add_argument_group("anonymisation")
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         anon = Anonymiser(secret.encode(), args.keep_hero, args.mask_ids, args.mask_tables)
     if args.to == "phh":
         from auditor.convert.phh import dumps_all
+    elif args.to == "pokerstars":
+        from auditor.convert.pokerstars import dumps_all
     else:
         from auditor.convert.ohh import dumps_all
     out = Path(args.out)

@@ -28,11 +28,15 @@ class Loss:
 
 
 def dealt_in(hand: M.Hand) -> list[M.Seat]:
-    """The seats of the players dealt in: who posted, acted, or had cards, in seat order."""
+    """The seats of the players dealt in: who posted, acted, or had cards, in seat order.
+
+    The same players the replay puts in the turn order (and a player who only mucks or collects): a
+    seat with no line in the hand (sitting out, or a site that names a seated player who was not
+    dealt in as "folded" in its summary only) is not dealt in, or a reader would wait for its turn.
+    """
     seats = {s.player: s for s in hand.seats}
     names = {e.player for e in hand.events if isinstance(e, M.Post | M.Action | M.Draw)}
     names |= {e.player for e in hand.events if isinstance(e, M.HoleCards | M.Show | M.Muck | M.Collect)}
-    names |= {s.player for s in hand.seats if not s.sitting_out}
     return sorted((seats[p] for p in names if p in seats), key=lambda s: s.seat)
 
 
@@ -56,6 +60,12 @@ def ring(hand: M.Hand) -> Ring:
     seats = dealt_in(hand)
     if len(seats) < 2:
         raise ConversionError("fewer than two players dealt in")
+    if len(seats) == 2:
+        # heads-up, the big blind is first whoever has the button (an old export where the button
+        # posted the big blind: the other player posted the small blind and acted first)
+        bb = next((e.player for e in hand.events if isinstance(e, M.Post) and e.kind == "big_blind"), None)
+        if bb in (seats[0].player, seats[1].player):
+            return Ring(tuple(sorted(seats, key=lambda s: s.player != bb)))
     button = hand.button if hand.button is not None else seats[-1].seat
     start = next((i for i, s in enumerate(seats) if s.seat > button), 0)
     ordered = seats[start:] + seats[:start]

@@ -78,6 +78,8 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
     pots_seen: dict[str, list[dict[str, Any]]] = {}
     claim: M.PotClaim | None = None
     cashouts: dict[str, M.CashOut] = {}
+    returns: list[list[object]] = []  # the site's uncalled-bet lines: OHH has no action for them
+    cash_drop = 0
     for e in hand.events:
         if isinstance(e, M.Post):
             act(POSTS[e.kind], e, e.player, amount=_n(e.amount, d), is_allin=e.all_in)
@@ -98,6 +100,10 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
             pots_seen.setdefault(e.pot, []).append({"player_id": ids.get(e.player, -1), "win_amount": _n(e.amount, d)})
         elif isinstance(e, M.CashOut):
             cashouts[e.player] = e
+        elif isinstance(e, M.UncalledReturn):
+            returns.append([ids.get(e.player, -1), _n(e.amount, d)])
+        elif isinstance(e, M.CashDrop):
+            cash_drop += e.amount
         elif isinstance(e, M.PotClaim) and (claim is None or e.street == "summary"):
             claim = e
     for w in [w for ws in pots_seen.values() for w in ws]:
@@ -107,8 +113,17 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
             w["cashout_amount"] = _n(c.amount, d)
             if c.fee is not None:
                 w["cashout_fee"] = _n(c.fee, d)
+    for name, c in cashouts.items():  # a cash-out with no win of its own (the pot not awarded)
+        w = {"player_id": ids.get(name, -1), "win_amount": _n(0, d), "cashout_amount": _n(c.amount, d)}
+        if c.fee is not None:
+            w["cashout_fee"] = _n(c.fee, d)
+        pots_seen.setdefault(next(iter(pots_seen), "pot"), []).append(w)
     pots = []
     labels = list(dict.fromkeys([*(lab for lab, _ in (claim.pots if claim else ())), *pots_seen]))
+    if not (claim and claim.pots):
+        # the collects' pots in the order a reader numbers them (main, side-1, ...), whatever order
+        # the site printed its collect lines in (Winamax: the last side pot first)
+        labels.sort(key=lambda lab: 0 if lab == "main" else int(lab[5:]) if re.fullmatch(r"side-\d+", lab) else -1)
     if not labels and claim is not None:
         labels = ["pot"]
     printed = dict(claim.pots) if claim else {}
@@ -157,8 +172,18 @@ def hand_to_ohh(hand: M.Hand) -> dict[str, Any]:
                          "start_time": hand.start_time, "time_zone": hand.time_zone, "runs": hand.runs}  # fmt: skip
     if claim is not None:
         x["total_pot"] = _n(claim.total, d)
+        if not claim.pots and len(pots) > 1:
+            x["pots_printed"] = False  # the pots are the collects' (the site printed only a total)
+        if claim.unit != 1:
+            x["pot_unit"] = claim.unit  # the site prints its totals rounded to this unit
         if claim.fees:
             x["fees"] = [[k, _n(v, d)] for k, v in claim.fees]
+    if hand.cancelled:
+        x["cancelled"] = True
+    if returns:
+        x["returns"] = returns
+    if cash_drop:
+        x["cash_drop"] = _n(cash_drop, d)
     if hand.extras:
         x["extras"] = dict(hand.extras)
     ohh["x_hhaudit"] = {k: v for k, v in x.items() if v is not None}

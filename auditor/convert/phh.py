@@ -40,7 +40,7 @@ VARIANTS: dict[tuple[str, str], str] = {
 }
 HOLE_CARDS = {"NT": 2, "FT": 2, "NS": 2, "PO": 4, "FO/8": 4}
 _DATE = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?")
-_LIVE = ("small_blind", "big_blind", "straddle", "button_blind")
+_LIVE = ("small_blind", "big_blind", "straddle")
 
 
 def _cards(cards: Iterable[str]) -> str:
@@ -67,6 +67,10 @@ def _structure(hand: M.Hand, r: Ring) -> tuple[list[int], list[int], list[str]]:
             amount = e.amount if e.kind == "straddle" else abs(blinds[i]) + e.amount
             # a blind out of position (a new player's big blind) is a "post bet": negative in PHH
             blinds[i] = amount if positional else -amount
+            if positional and n > 2 and (i, e.kind) not in ((0, "small_blind"), (1, "big_blind"), (i, "straddle")):
+                # PHH's blinds are positional: p1 the small blind, p2 the big blind
+                what = e.kind.replace("_", " ")
+                raise ConversionError(f"a {what} posted out of its seat (PHH blinds are positional)")
         else:
             raise ConversionError(f"a {e.kind.replace('_', ' ')} post (PHH has no dead blinds)")
     if n == 2:
@@ -84,6 +88,9 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
     if hand.runs > 1:
         raise ConversionError("the board was run more than once (PHH run-outs are not written yet)")
     r = ring(hand)
+    first_act = next((i for i, e in enumerate(hand.events) if isinstance(e, M.Action)), len(hand.events))
+    if any(isinstance(e, M.Post) for e in hand.events[first_act:]):
+        raise ConversionError("a post printed after an action (PHH posts every blind before the first action)")
     antes, blinds, losses = _structure(hand, r)
     p = {name: f"p{i + 1}" for i, name in enumerate(r.players)}
     holes: dict[str, tuple[str, ...]] = {}
@@ -94,6 +101,8 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             holes.setdefault(e.player, tuple(e.cards))
     actions = [f"d dh {p[name]} {_cards(holes.get(name) or ('??',) * HOLE_CARDS[variant])}" for name in r.players]
     folded: set[str] = set()
+    cash_outs: list[list[object]] = []
+    cash_drop = 0
     for e in hand.events:
         if isinstance(e, M.Show | M.Muck) and (e.player in folded or len(p) - len(folded) < 2):
             if isinstance(e, M.Show):
@@ -117,10 +126,13 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             actions.append(f"{p[e.player]} sm")
             if e.cards:
                 losses.append(f"mucked cards of {e.player} shown by the site")
+        elif isinstance(e, M.CashOut) and e.player in p:
+            # hhaudit's own field (PHH has no cash-out): [player, amount, fee, kind]
+            cash_outs.append([p[e.player], e.amount, e.fee if e.fee is not None else -1, e.kind])
         elif isinstance(e, M.CashOut):
             losses.append(f"cash-out of {e.player}")
         elif isinstance(e, M.CashDrop):
-            losses.append("cash drop (money the site added)")
+            cash_drop += e.amount
         elif isinstance(e, M.Draw):
             raise ConversionError("draw games are not written to PHH yet")
     res = claimed_results(hand)
@@ -154,7 +166,20 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
         fields["currency"] = hand.currency
     fields["finishing_stacks"] = [finishing[s.player] for s in r.seats]
     fields["winnings"] = [res.collected.get(s.player, 0) for s in r.seats]
+    if any(res.returned.values()):
+        # the site's "Uncalled bet (X) returned to Y" lines (PHH has none): per player, like winnings
+        fields["_returns"] = [res.returned.get(s.player, 0) for s in r.seats]
+    if cash_outs:
+        fields["_cash_outs"] = cash_outs
+    if cash_drop:
+        fields["_cash_drop"] = cash_drop  # money the site put into the pot (GGPoker "Cash Drop")
     fields["_site"] = hand.site
+    # the claims (collects, returns, total pot) are printed the source's way: the reader judges
+    # them by the source's export facts (the brand's, or a third-party conversion's)
+    if hand.extras.get("brand"):
+        fields["_brand"] = hand.extras["brand"]
+    if "converted" in hand.extras:
+        fields["_converted"] = True
     fields["_decimals"] = hand.decimals
     if hand.button is not None:
         fields["_button"] = hand.button
@@ -169,6 +194,8 @@ def hand_to_phh_fields(hand: M.Hand) -> tuple[dict[str, object], list[str]]:
             fields["_rake"] = claim.rake
         if claim.fees:
             fields["_fees"] = [[k, v] for k, v in claim.fees]
+        if claim.unit != 1:
+            fields["_pot_unit"] = claim.unit  # the site prints its totals rounded to this unit
     sitting = [s.player for s in hand.seats if s.player not in p]
     if sitting:
         losses.append("seated players not dealt in: " + ", ".join(sitting))

@@ -161,7 +161,11 @@ def _read(chunk: Chunk) -> M.Hand:
         if street is None:
             raise _Fail("P001", rline, rcol, f"unknown OHH street {rnd.get('street')!r}")
         cards = tuple(str(c) for c in rnd.get("cards") or [])
-        if cards:
+        if cards and board and cards[: len(board)] == tuple(board):
+            # the round re-prints the board so far (Courchevel's flop repeats the card dealt pre-flop)
+            events.append(M.Board(rline, rcol, street, 1, cards, ()))
+            board[:] = cards
+        elif cards:
             events.append(M.Board(rline, rcol, street, 1, cards, tuple(board)))
             board.extend(cards)
         for a in rnd.get("actions") or []:
@@ -186,7 +190,19 @@ def _read(chunk: Chunk) -> M.Hand:
                 events.append(M.Muck(line, col, street, 1, who, acards))
             else:
                 raise _Fail("P001", line, col, f"OHH action not read: {a.get('action')!r}")
-    events = _with_totals(events)
+    events = _with_totals(events, amount(ohh.get("big_blind_amount"), first))
+    returns = x.get("returns")
+    if isinstance(returns, list) and returns:
+        # hhaudit's extension: the source site's uncalled-bet lines (OHH has no action for them),
+        # [player_id, amount], after the last wager
+        at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
+        where: M.Street = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)),
+                                   "preflop")  # fmt: skip
+        rline = line_of("returns")
+        events[at:at] = [M.UncalledReturn(rline, 1, where, 1, names.get(r[0], str(r[0])), amount(r[1], rline))
+                         for r in returns if isinstance(r, list) and len(r) == 2]  # fmt: skip
+    if x.get("cash_drop"):
+        events.insert(0, M.CashDrop(line_of("cash_drop"), 1, "preflop", 1, amount(x["cash_drop"], first)))
     win_pos = positions("win_amount")
     k = 0
     total = 0
@@ -206,7 +222,9 @@ def _read(chunk: Chunk) -> M.Hand:
             line, col = win_pos[k] if k < len(win_pos) else (pline, 1)
             k += 1
             who = names.get(w.get("player_id"), str(w.get("player_id")))
-            events.append(M.Collect(line, col, "summary", 1, who, amount(w.get("win_amount"), line, col), label))
+            won = amount(w.get("win_amount"), line, col)
+            if won or w.get("cashout_amount") is None:
+                events.append(M.Collect(line, col, "summary", 1, who, won, label))
             if w.get("cashout_amount") is not None:
                 fee = w.get("cashout_fee")
                 events.append(M.CashOut(line, col, "summary", 1, who, amount(w["cashout_amount"], line, col),
@@ -216,14 +234,21 @@ def _read(chunk: Chunk) -> M.Hand:
         if isinstance(x.get("fees"), list):
             fees = tuple((str(f[0]), amount(f[1], first)) for f in x["fees"])
         printed_total = amount(x["total_pot"], first) if "total_pot" in x else total + rake + jackpot
-        events.append(M.PotClaim(line_of("pots"), 1, "summary", 1, printed_total, tuple(pots) if len(pots) > 1 else (),
-                                 rake, fees))  # fmt: skip
+        listed = tuple(pots) if len(pots) > 1 and x.get("pots_printed", True) is not False else ()
+        unit = x["pot_unit"] if isinstance(x.get("pot_unit"), int) else 1
+        events.append(M.PotClaim(line_of("pots"), 1, "summary", 1, printed_total, listed, rake, fees, unit))
     bet_limit = ohh.get("bet_limit") or {}
     game = x.get("game") or _GAMES.get(str(ohh.get("game_type")), "other")
     structure = x.get("structure") or _STRUCTS.get(str(bet_limit.get("bet_type")), "NL")
     tinfo = ohh.get("tournament_info") or {}
     extras = {str(k2): str(v) for k2, v in (x.get("extras") or {}).items()}
     if "x_hhaudit" in ohh and "site_name" in ohh:
+        # a record hhaudit wrote: its claims are the source site's, judged by its export facts
+        extras["source_site"] = str(ohh["site_name"])
+        if extras.get("brand"):
+            extras["source_brand"] = extras["brand"]
+        if "converted" in extras:
+            extras["source_converted"] = extras["converted"]
         extras["converted"] = str(ohh["site_name"])
     currency = str(ohh.get("currency") or "") or None
     return M.Hand(
@@ -241,11 +266,11 @@ def _read(chunk: Chunk) -> M.Hand:
         start_time=x.get("start_time") or ohh.get("start_date_utc") or None, time_zone=x.get("time_zone"),
         play_money="PlayMoney" in (ohh.get("flags") or []), ante=amount(ohh.get("ante_amount"), first) or None,
         cap=amount(bet_limit.get("bet_cap"), first) or None, seats=tuple(seats), events=tuple(events), complete=True,
-        cancelled=False, runs=int(x.get("runs") or 1), extras=extras,
+        cancelled=x.get("cancelled") is True, runs=int(x.get("runs") or 1), extras=extras,
     )  # fmt: skip
 
 
-def _with_totals(events: list[M.Event]) -> list[M.Event]:
+def _with_totals(events: list[M.Event], bb: int = 0) -> list[M.Event]:
     """Each wager's street total (``to``) from the chips the document says it adds."""
     out: list[M.Event] = []
     street_bet: dict[str, int] = {}
@@ -256,7 +281,8 @@ def _with_totals(events: list[M.Event]) -> list[M.Event]:
         if isinstance(e, M.Post) and e.kind in V.LIVE_POSTS:
             street_bet[e.player] = e.amount if e.kind == "straddle" else street_bet.get(e.player, 0) + e.amount
         elif isinstance(e, M.Post) and e.kind == "small_big_blind":
-            street_bet[e.player] = street_bet.get(e.player, 0) + e.amount
+            # small and big blind together: the big blind is live, the rest dead (as the replay counts it)
+            street_bet[e.player] = street_bet.get(e.player, 0) + (min(e.amount, bb) if bb else e.amount)
         elif isinstance(e, M.Action) and e.kind not in ("fold", "check"):
             street_bet[e.player] = street_bet.get(e.player, 0) + e.increment
             e = M.Action(e.line, e.col, e.street, e.run, e.player, e.kind, e.increment, street_bet[e.player], None,

@@ -46,6 +46,7 @@ _KEYS = ("variant|ante_trimming_status|antes|blinds_or_straddles|bring_in|small_
 SNIFF = rf"\s*(?:(?:{_KEYS})\s*=|\[\s*[\w\"' .:-]+\s*\]\s*(?:#.*)?$)"
 
 _TABLE = re.compile(r"^\s*\[\s*([^\[\].]+?)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(r"^\s*['\"]?([\w-]+)['\"]?\s*=")
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _FLOP_GAMES: dict[str, tuple[M.Game, M.Structure, str]] = {
     "NT": ("holdem", "NL", "Hold'em No Limit"),
@@ -91,10 +92,13 @@ def _strings(lines: tuple[str, ...], start: int) -> list[tuple[str, int, int]]:
                 if end < 0:
                     return out
                 raw = text[j : end + len(q)]
-                try:
-                    value = tomllib.loads(f"v = {raw}")["v"]
-                except tomllib.TOMLDecodeError:
-                    value = raw[len(q) : -len(q)]
+                if q == "'" or (q == '"' and "\\" not in raw):
+                    value = raw[1:-1]  # a literal string, or a basic one with no escape: its text as written
+                else:
+                    try:
+                        value = tomllib.loads(f"v = {raw}")["v"]
+                    except tomllib.TOMLDecodeError:
+                        value = raw[len(q) : -len(q)]
                 out.append((str(value), i, j + 1))
                 j = end + len(q)
                 continue
@@ -177,9 +181,14 @@ class Reader:
         if name:
             doc = doc.get(name, {}) if isinstance(doc.get(name), dict) else {}
 
+        keys: dict[str, int] = {}
+        for i, t in enumerate(lines):
+            km = _KEY.match(t)
+            if km is not None:
+                keys.setdefault(km.group(1), first + i)
+
         def line_of(key: str) -> int:
-            pat = re.compile(rf"^\s*['\"]?{re.escape(key)}['\"]?\s*=")
-            return next((first + i for i, t in enumerate(lines) if pat.match(t)), first)
+            return keys.get(key, first)
 
         variant = str(doc.get("variant", ""))
         if variant in _OTHER_VARIANTS:
@@ -195,7 +204,8 @@ class Reader:
             raise _Fail(line_of("starting_stacks"), 1, "a PHH record needs at least two starting stacks")
         written = doc.get("_decimals")
         money_keys = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet", "small_bet", "big_bet",
-                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake")  # fmt: skip
+                      "bring_in", "winnings", "finishing_stacks", "_total_pot", "_rake", "_returns",
+                      "_cash_drop")  # fmt: skip
         actions = _strings(lines, line_of("actions") - first)
         if isinstance(written, int) and 0 <= written <= 6:
             decimals, scale = written, 1
@@ -261,7 +271,23 @@ class Reader:
             paid = min(abs(b), left[players[i]])
             events.append(M.Post(line, 1, street, 1, players[i], kind, paid, put(players[i], paid)))
             street_bet[players[i]] = paid
+        nominal = doc.get("min_bet")
+        short_bb = 0
+        bbs = [e for e in events if isinstance(e, M.Post) and e.kind == "big_blind"]
+        if (
+            isinstance(nominal, int | Decimal)
+            and not isinstance(nominal, bool)
+            and (
+                any(e.all_in for e in bbs)
+                or (not bbs and any(isinstance(e, M.Post) and e.kind == "small_blind" for e in events))
+            )
+        ):
+            # a short all-in big blind, or none posted (its player sat out): the betting is at the
+            # full blind (TDA 54-B), as the record's min_bet says
+            short_bb = amount(nominal, line_of("min_bet"))
         board: list[str] = []
+        folded: set[str] = set()
+        pnames = {f"p{i + 1}": name for i, name in enumerate(players)}
         for text, li, col in actions:
             line = first + li
             words = text.split("#")[0].split()
@@ -282,9 +308,16 @@ class Reader:
                 board.extend(cards)
                 events.append(M.Board(line, col, street, 1, cards, before))
             elif p is not None and verb == "f" and len(words) == 2:
+                folded.add(p)
                 events.append(M.Action(line, col, street, 1, p, "fold"))
             elif p is not None and verb == "cc" and len(words) == 2:
                 top = max(street_bet.values(), default=0)
+                if street == "preflop" and short_bb:
+                    top = max(top, short_bb)  # after a short all-in big blind, a call is of the full blind
+                # ... but never more than an opponent still in the hand can match (the replay's call level)
+                reach = max((street_bet.get(q, 0) + max(left[q], 0) for q in players if q != p and q not in folded),
+                            default=top)  # fmt: skip
+                top = min(top, max(reach, max(street_bet.values(), default=0)))
                 prev = street_bet.get(p, 0)
                 if top > prev:
                     inc = min(top - prev, max(left[p], 0))
@@ -314,6 +347,26 @@ class Reader:
             else:
                 findings.append(F.make("P002", chunk.path, line, col, f"PHH action not recognised: {text[:120]!r}",
                                        site=chunk.site, text=text[:500]))  # fmt: skip
+        returns = doc.get("_returns")
+        if isinstance(returns, list):
+            # hhaudit's own field: the source site's uncalled-bet lines, after the last wager
+            at = max((i + 1 for i, e in enumerate(events) if isinstance(e, M.Action | M.Post)), default=len(events))
+            where: M.Street = next((e.street for e in reversed(events[:at]) if isinstance(e, M.Action | M.Post)),
+                                   "preflop")  # fmt: skip
+            line = line_of("_returns")
+            back = [M.UncalledReturn(line, 1, where, 1, p, amount(v, line))
+                    for p, v in zip(players, returns, strict=False) if amount(v, line) > 0]  # fmt: skip
+            events[at:at] = back
+        for item in doc.get("_cash_outs") or []:
+            # hhaudit's own field: a cash-out the source site printed, [player, amount, fee, kind]
+            line = line_of("_cash_outs")
+            if isinstance(item, list) and len(item) == 4 and str(item[0]) in pnames:
+                fee = amount(item[2], line) if item[2] != -1 else None
+                kind3: Any = "insurance" if item[3] == "insurance" else "cash_out"
+                who = pnames[str(item[0])]
+                events.append(M.CashOut(line, 1, "showdown", 1, who, amount(item[1], line), fee, kind3))
+        if doc.get("_cash_drop"):
+            events.insert(0, M.CashDrop(line_of("_cash_drop"), 1, "preflop", 1, amount(doc["_cash_drop"], first)))
         winnings = doc.get("winnings")
         if isinstance(winnings, list):
             line = line_of("winnings")
@@ -324,8 +377,9 @@ class Reader:
         if "_total_pot" in doc:
             rake = amount(doc["_rake"], line_of("_rake")) if "_rake" in doc else None
             fees = tuple((str(k), amount(v, line_of("_fees"))) for k, v in doc.get("_fees", []))
+            unit: int = doc["_pot_unit"] if isinstance(doc.get("_pot_unit"), int) else 1
             events.append(M.PotClaim(line_of("_total_pot"), 1, "summary", 1, amount(doc["_total_pot"], first), rake=rake,  # noqa: E501
-                                     fees=fees))  # fmt: skip
+                                     fees=fees, unit=unit))  # fmt: skip
         small = amount(doc["small_bet"], first) if variant in ("FT", "FO/8") and "small_bet" in doc else None
         big = amount(doc["big_bet"], first) if variant in ("FT", "FO/8") and "big_bet" in doc else None
         if small is None:
@@ -342,6 +396,12 @@ class Reader:
         extras = {"variant": variant}
         if "_site" in doc:
             extras["converted"] = str(doc["_site"])
+            # a record hhaudit wrote: its claims are the source site's, judged by its export facts
+            extras["source_site"] = str(doc["_site"])
+            if doc.get("_brand"):
+                extras["source_brand"] = str(doc["_brand"])
+            if doc.get("_converted"):
+                extras["source_converted"] = "1"
         return M.Hand(
             site=chunk.site, hand_id=hand_id, path=chunk.path, first_line=first, last_line=first + len(lines) - 1,
             game=game, game_text=game_text, structure=structure, small_blind=small, big_blind=big,

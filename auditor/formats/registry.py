@@ -366,10 +366,17 @@ class Registry:
         fmt = self.get(hand.site)
         if fmt is None:
             raise KeyError(f"no format card for {hand.site!r}: its export facts are unknown")
-        if "converted" in hand.extras and "converted" in fmt.brands:
+        extras = hand.extras
+        source = self.get(extras.get("source_site", ""))
+        if source is not None and source is not fmt:
+            # a record hhaudit wrote in an interchange format (PHH, OHH: `source_*` extras): its
+            # collects, returns and totals are the source site's claims, printed the source's way
+            fmt = source
+            extras = {k[7:]: v for k, v in extras.items() if k.startswith("source_")}
+        if "converted" in extras and "converted" in fmt.brands:
             # a record a third-party converter rewrote (its reader marks it): the card's converted facts
             return fmt.brands["converted"]
-        return fmt.facts_for(hand.extras.get("brand"))
+        return fmt.facts_for(extras.get("brand"))
 
     def profiles(self) -> dict[str, Profile]:
         return {f.profile.name: f.profile for f in self.formats.values() if f.profile is not None}
