@@ -159,8 +159,8 @@ class AuditRun:
         if hand is not None and "converted" in hand.extras and hand.path not in self.converted_files:
             self.converted_files.add(hand.path)
             found.append(F.make("P009", hand.path, hand.first_line, 1,
-                                "this file is a conversion by a third-party tool, not the site's own export "
-                                "(a header with no time zone): its uncalled bets and totals are the converter's",
+                                "this file is a conversion by another tool (a tracker, a converter, hhaudit convert), "
+                                "not the site's own export: its uncalled bets and totals are the converter's",
                                 site=hand.site, hand_id=hand.hand_id))  # fmt: skip
         if hand is None or not self.audit:
             return Result(chunk, hand, None, found)
