@@ -246,21 +246,33 @@ def _level_no() -> pl.Expr:
 def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
     (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    base, keys = _keys(hands.select(list(INPUT)))
-    base = base.collect().lazy()
-    # the hands' scalar columns in table order (the seats are not moved: they are exploded in place)
-    hd = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
+    base_lf, keys = _keys(hands.select(list(INPUT)))
+    base = base_lf.collect()
+    order_ = keys.collect()
+    # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
+    # (no join) puts them in place
+    idx = order_["_r"]
+    hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    # one row per seat, exploded in place (no nested column is moved), with its hand's place in
+    # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
+    place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
+    place = place.scatter(idx, pl.int_range(hd.height, eager=True))
+    ex = base.select("_r", "seats").explode("seats").unnest("seats")
+    at = place.gather(ex["_r"])
     seats = (
-        base.select("_r", "seats").explode("seats").unnest("seats")
-        .join(hd.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
+        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
+        .lazy()
+        .filter(pl.col("_h").is_not_null())
+        .drop("_h")
         .filter(pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
         .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
                       dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000)
-        .sort("pkey", maintain_order=True)  # stable: each player's rows stay in k order
+        # each player's rows in k order (stable: a player in two seats of a hand keeps the seat order)
+        .sort(["pkey", "k"], maintain_order=True)
         .collect()
     )  # fmt: skip
     # each player's previous hand at the table: the row before in (player, k) order
@@ -343,6 +355,10 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
                   "prev_structure", "prev_decimals")  # fmt: skip
+    # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
+    returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
+    changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
+    s = s.filter(returned | changed.fill_null(False))
     s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
