@@ -259,22 +259,30 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
     place = place.scatter(idx, pl.int_range(hd.height, eager=True))
-    ex = base.select("_r", "seats").explode("seats").unnest("seats")
+    ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
     at = place.gather(ex["_r"])
     seats = (
         ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
         .lazy()
-        .filter(pl.col("_h").is_not_null())
-        .drop("_h")
-        .filter(pl.col("player").is_not_null())
+        .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
         .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
-                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000)
-        # each player's rows in k order (stable: a player in two seats of a hand keeps the seat order)
-        .sort(["pkey", "k"], maintain_order=True)
+                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000,
+                      # the seat's part of the hand's roster hash (see ``roster`` below)
+                      rh=pl.when(pl.col("active").fill_null(False))
+                      .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
+        # the names are not sorted along: the few seats named in findings get theirs back by ``_i``
+        .drop("player", "sitting_out")
         .collect()
     )  # fmt: skip
+    # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
+    # of ``pkey`` among the table players (few) and the hand's place ``_h`` (stable: a player in two
+    # seats of a hand keeps the seat order)
+    ranks = seats.select(pl.col("pkey").unique().sort()).with_row_index("_pid")
+    seats = seats.join(ranks, on="pkey", how="left", maintain_order="left")
+    seats = seats.sort(pl.col("_pid").cast(pl.UInt64) * (1 << 32) + pl.col("_h").cast(pl.UInt64), maintain_order=True)
+    seats = seats.drop("_pid", "_h")
     # each player's previous hand at the table: the row before in (player, k) order
     same_p = pl.col("pkey") == pl.col("pkey").shift(1)
     last_k = pl.when(same_p).then(pl.col("k").shift(1))
@@ -299,7 +307,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
             downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
             joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
             # the players dealt in, as an order-free hash of (seat, player), and how many
-            roster=pl.when(active).then(pl.struct("seat", "player").hash(seed=5)).otherwise(0).sum(),
+            roster=pl.col("rh").sum(),
             dealt=active.sum(),
             want_dist=pl.col("dist").filter(active).min(),
         )
@@ -358,7 +366,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
-    s = s.filter(returned | changed.fill_null(False))
+    s = sd.filter(returned | changed.fill_null(False))
+    s = s.with_columns(player=ex["player"].gather(s["_i"])).lazy()
     s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
