@@ -246,7 +246,8 @@ def _level_no() -> pl.Expr:
 def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
     (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    base_lf, keys = _keys(hands.select(list(INPUT)))
+    # the fingerprint (a 24-digit string per hand) is not read: only the store's duplicate pass needs it
+    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]))
     base = base_lf.collect()
     order_ = keys.collect()
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
