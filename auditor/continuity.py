@@ -313,7 +313,6 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
             want_dist=pl.col("dist").filter(active).min(),
         )
     )
-    s = sd.lazy()
     h = (
         hd.lazy()
         .join(per, on="_r", how="left", maintain_order="left")
@@ -367,8 +366,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
-    s = sd.filter(returned | changed.fill_null(False))
-    s = s.with_columns(player=ex["player"].gather(s["_i"])).lazy()
+    named = sd.filter(returned | changed.fill_null(False))
+    s = named.with_columns(player=ex["player"].gather(named["_i"])).lazy()
     s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
