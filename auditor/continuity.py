@@ -273,8 +273,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
                       # the seat's part of the hand's roster hash (see ``roster`` below)
                       rh=pl.when(pl.col("active").fill_null(False))
                       .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
-        # the names are not sorted along: the few seats named in findings get theirs back by ``_i``
-        .drop("player", "sitting_out")
+        # only what the rules below read is sorted along: the few seats named in findings get their
+        # name and line back by ``_i``
+        .drop("player", "sitting_out", "seat", "line", "tkey", "prev_button")
         .collect()
     )  # fmt: skip
     # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
@@ -367,7 +368,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
     named = sd.filter(returned | changed.fill_null(False))
-    s = named.with_columns(player=ex["player"].gather(named["_i"])).lazy()
+    s = named.with_columns(player=ex["player"].gather(named["_i"]), line=ex["line"].gather(named["_i"])).lazy()
     s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
