@@ -246,23 +246,45 @@ def _level_no() -> pl.Expr:
 def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
     (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    base, keys = _keys(hands.select(list(INPUT)))
-    base = base.collect().lazy()
-    # the hands' scalar columns in table order (the seats are not moved: they are exploded in place)
-    hd = keys.join(base.drop("tkey", "seats"), on="_r", how="inner", maintain_order="left").collect()
+    # the fingerprint (a 24-digit string per hand) is not read: only the store's duplicate pass needs it
+    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]))
+    base = base_lf.collect()
+    order_ = keys.collect()
+    # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
+    # (no join) puts them in place
+    idx = order_["_r"]
+    hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    # one row per seat, exploded in place (no nested column is moved), with its hand's place in
+    # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
+    place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
+    place = place.scatter(idx, pl.int_range(hd.height, eager=True))
+    ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
+    at = place.gather(ex["_r"])
     seats = (
-        base.select("_r", "seats").explode("seats").unnest("seats")
-        .join(hd.lazy().select("_r", "tkey", "k", "prev_button"), on="_r", how="inner", maintain_order="right")
-        .filter(pl.col("player").is_not_null())
+        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
+        .lazy()
+        .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
         .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
-                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000)
-        .sort("pkey", maintain_order=True)  # stable: each player's rows stay in k order
+                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000,
+                      # the seat's part of the hand's roster hash (see ``roster`` below)
+                      rh=pl.when(pl.col("active").fill_null(False))
+                      .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
+        # only what the rules below read is sorted along: the few seats named in findings get their
+        # name and line back by ``_i``
+        .drop("player", "sitting_out", "seat", "line", "tkey", "prev_button")
         .collect()
     )  # fmt: skip
+    # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
+    # of ``pkey`` among the table players (few) and the hand's place ``_h`` (stable: a player in two
+    # seats of a hand keeps the seat order)
+    ranks = seats.select(pl.col("pkey").unique().sort()).with_row_index("_pid")
+    seats = seats.join(ranks, on="pkey", how="left", maintain_order="left")
+    seats = seats.sort(pl.col("_pid").cast(pl.UInt64) * (1 << 32) + pl.col("_h").cast(pl.UInt64), maintain_order=True)
+    seats = seats.drop("_pid", "_h")
     # each player's previous hand at the table: the row before in (player, k) order
     same_p = pl.col("pkey") == pl.col("pkey").shift(1)
     last_k = pl.when(same_p).then(pl.col("k").shift(1))
@@ -287,12 +309,11 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
             downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
             joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
             # the players dealt in, as an order-free hash of (seat, player), and how many
-            roster=pl.when(active).then(pl.struct("seat", "player").hash(seed=5)).otherwise(0).sum(),
+            roster=pl.col("rh").sum(),
             dealt=active.sum(),
             want_dist=pl.col("dist").filter(active).min(),
         )
     )
-    s = sd.lazy()
     h = (
         hd.lazy()
         .join(per, on="_r", how="left", maintain_order="left")
@@ -343,6 +364,11 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
                   "prev_structure", "prev_decimals")  # fmt: skip
+    # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
+    returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
+    changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
+    named = sd.filter(returned | changed.fill_null(False))
+    s = named.with_columns(player=ex["player"].gather(named["_i"]), line=ex["line"].gather(named["_i"])).lazy()
     s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),

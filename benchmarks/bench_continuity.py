@@ -5,7 +5,8 @@ store's ``hands`` table holds them): ``--tables`` cash tables of ``--hands-per-t
 players each, the button moving one seat a hand, a minute between hands, and one rathole (a stack
 $5 lower than the previous final) in every hundredth table, so the result is not empty.  The rows
 are written to a Parquet file once (not timed); then the same code path the store uses,
-``continuity.check(pl.scan_parquet(file)).collect()``, is timed (best of ``--repeat``), with polars
+``continuity.check(pl.scan_parquet(file)).collect()``, is timed (best of ``--repeat``), then the same
+check on the frame in memory (no Parquet read), with polars
 limited to ``--threads`` threads (default 1: hands/s per core).  Finally the check runs as Dask tasks
 on a local cluster of 2 workers (partitions by table, ``auditor.batch.crosshand.check_partitioned``)
 and its result is compared with the in-process one.
@@ -94,11 +95,19 @@ def main(argv: list[str] | None = None) -> int:
             result = C.check(pl.scan_parquet(path)).collect()
             best = min(best, time.perf_counter() - t0)
         assert result is not None
+        mem = float("inf")
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            in_memory = C.check(df.lazy()).collect()
+            mem = min(mem, time.perf_counter() - t0)
+        assert in_memory.equals(result)
         out.update(seconds=best, hands_per_s=hands / best, hands_per_s_per_thread=hands / best / pl.thread_pool_size(),
-                   findings=result.height, by_code=dict(result.group_by("code").len().iter_rows()))  # fmt: skip
+                   findings=result.height, by_code=dict(result.group_by("code").len().iter_rows()),
+                   in_memory_seconds=mem, in_memory_hands_per_s=hands / mem)  # fmt: skip
         print(f"continuity over {hands:,} hands ({args.tables:,} tables), polars {pl.thread_pool_size()} thread(s): "
               f"{best:.2f} s, {hands / best:,.0f} hands/s ({hands / best / pl.thread_pool_size():,.0f} per thread); "
               f"{result.height:,} finding(s) {out['by_code']}")  # fmt: skip
+        print(f"the same frame in memory (no Parquet read): {mem:.2f} s, {hands / mem:,.0f} hands/s")
         if args.dask_workers:
             import distributed
 
