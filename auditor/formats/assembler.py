@@ -103,6 +103,17 @@ class HandAssembler:
         self.unmarked = False
         self.street_starts: list[tuple[M.Street, int]] = []
 
+    def read_guarded(self, read: Callable[[HandAssembler, Any], M.Hand | None],
+                     chunk: Any) -> tuple[M.Hand | None, list[Finding]]:  # fmt: skip
+        """A document reader's ``read(self, chunk)``: the hand and the findings met on the way, or
+        (on a :class:`ReadFailure`) no hand and the failure's finding after those findings."""
+        try:
+            hand = read(self, chunk)
+        except ReadFailure as e:
+            return None, [*self.findings, F.make(e.code, chunk.path, e.line, e.col, e.message, site=chunk.site,
+                                                 hand_id=self.facts.get("hand_id"))]  # fmt: skip
+        return hand, self.findings
+
     # -- amounts
     def amt(self, text: str | None) -> int:
         """A printed amount in this hand's minor units (0 when nothing is printed)."""

@@ -37,11 +37,10 @@ from datetime import UTC, datetime
 from html.entities import name2codepoint
 from typing import Any, cast
 
-from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats.assembler import HandAssembler, ReadFailure
-from auditor.formats.chunk import Chunk
+from auditor.formats.chunk import Chunk, split_elements
 
 #: The first non-blank line of a Boss Media file: ``<ROOT>`` or a ``<HISTORY`` (an XML declaration
 #: before them is looked past by the ingest).
@@ -113,42 +112,12 @@ class Reader:
 
     # -- splitting
     def split(self, lines: Iterable[tuple[int, str] | Finding], path: str) -> Iterator[Chunk | Finding]:
-        site = self.fmt.name
-        start: int | None = None
-        buf: list[str] = []
-        for item in lines:
-            if isinstance(item, Finding):
-                yield item
-                continue
-            lineno, text = item
-            m = _START.search(text)
-            if m is not None:
-                if start is not None:  # a hand cut short: the next one begins before </HISTORY>
-                    yield Chunk(path, site, start, tuple(buf))
-                start, buf = lineno, []
-                text = text[m.start() :]
-            if start is not None:
-                end = _END.search(text)
-                buf.append(text[: end.end()] if end else text)
-                if end:
-                    yield Chunk(path, site, start, tuple(buf))
-                    start, buf = None, []
-                continue
-            if not _QUIET.match(text):
-                yield F.make("P002", path, lineno, 1, f"line outside any Boss Media hand: {text.strip()[:120]!r}",
-                             site=site)  # fmt: skip
-        if start is not None:
-            yield Chunk(path, site, start, tuple(buf))
+        return split_elements(lines, path, self.fmt.name, "Boss Media", _START, _END, _QUIET, trim=True)
 
     # -- reading
     def read(self, chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
         a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), 2, facts=self.fmt.facts)
-        try:
-            hand = self._read(a, chunk)
-        except ReadFailure as e:
-            return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message, site=chunk.site,
-                                              hand_id=a.facts.get("hand_id"))]  # fmt: skip
-        return hand, a.findings
+        return a.read_guarded(self._read, chunk)
 
     def _elements(self, chunk: Chunk) -> tuple[ET.Element | None, dict[int, int], str | None]:
         parser = _pull()

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+from auditor import findings as F
+from auditor.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,3 +25,38 @@ class Chunk:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def split_elements(lines: Iterable[tuple[int, str] | Finding], path: str, site: str, title: str,
+                   start: re.Pattern[str], end: re.Pattern[str], quiet: re.Pattern[str],
+                   trim: bool = False) -> Iterator[Chunk | Finding]:  # fmt: skip
+    """Split an XML export with one element per hand (Microgaming ``<Game>``, Boss Media
+    ``<HISTORY>``) into chunks, from the line ``start`` finds to the line ``end`` finds.  A hand
+    cut short ends where the next begins; a line outside every hand is a P002 unless ``quiet``
+    matches it.  ``trim``: text before the start tag and after the end tag on their lines is
+    left out."""
+    first: int | None = None
+    buf: list[str] = []
+    for item in lines:
+        if isinstance(item, Finding):
+            yield item
+            continue
+        lineno, text = item
+        m = start.search(text) if trim else start.match(text)
+        if m is not None:
+            if first is not None:  # a hand cut short: the next hand begins before its end tag
+                yield Chunk(path, site, first, tuple(buf))
+            first, buf = lineno, []
+            if trim:
+                text = text[m.start() :]
+        if first is not None:
+            e = end.search(text)
+            buf.append(text[: e.end()] if e and trim else text)
+            if e:
+                yield Chunk(path, site, first, tuple(buf))
+                first, buf = None, []
+            continue
+        if not quiet.match(text):
+            yield F.make("P002", path, lineno, 1, f"line outside any {title} hand: {text.strip()[:120]!r}", site=site)
+    if first is not None:
+        yield Chunk(path, site, first, tuple(buf))

@@ -142,12 +142,7 @@ class Reader:
     # -- reading
     def read(self, chunk: Chunk) -> tuple[M.Hand | None, list[Finding]]:
         a = HandAssembler(chunk.site, chunk.path, chunk.first_line, len(chunk.lines), 2)
-        try:
-            hand = self._read(a, chunk)
-        except ReadFailure as e:
-            return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message, site=chunk.site,
-                                              hand_id=a.facts.get("hand_id"))]  # fmt: skip
-        return hand, a.findings
+        return a.read_guarded(self._read, chunk)
 
     def _elements(self, chunk: Chunk) -> tuple[ET.Element | None, ET.Element | None, dict[int, int], str | None]:
         parser = _pull()
