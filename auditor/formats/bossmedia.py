@@ -279,7 +279,13 @@ class Reader:
         hand prints (a street's ``POT``, or the showdown's) holds them.  When a hand prints no ante
         and that pot exceeds what the printed actions put in by the same amount for every player
         dealt in (less than a big blind each), each is recorded as a derived ante of that amount
-        (the site's claim, printed in its pot)."""
+        (the site's claim, printed in its pot).
+
+        These exports print each stack after the ante was taken, and a blind by its nominal size
+        even when the poster has less left (``HAND_BB VALUE="200.00"`` beside a printed stack of
+        195: the pot shows 195 went in).  A blind larger than the printed stack is read as the
+        all-in post of that stack when the antes derived that way make the first pot exactly; the
+        blinds as printed are tried next."""
         if a.facts.get("tournament_id") is None or any(isinstance(e, M.Post) and e.kind == "ante" for e in a.events):
             return
         first = self._marks[0] if self._marks else None
@@ -289,10 +295,46 @@ class Reader:
         upto, el = first if first is not None else (len(a.events), sd)
         assert el is not None
         printed = a.amt(el.get("POT")) + a.amt(el.get("RAKE"))
+        stacks = {s.player: s.stack for s in a.seats}
+        capped = self._capped_blinds(a, upto, stacks)
+        ante = self._ante_from_pot(a, h, upto, printed, capped) if capped else None
+        if ante is None:
+            capped = {}
+            ante = self._ante_from_pot(a, h, upto, printed, capped)
+        if ante is None:
+            return
+        amount, dealt = ante
+        for i, e in capped.items():
+            a.events[i] = replace(e, amount=e.amount if e.all_in else stacks[e.player], all_in=True)
+        line = line_of(h)
+        a.events[0:0] = [M.Post(line=line, col=1, street="preflop", run=1, player=p, kind="ante", amount=amount,
+                                all_in=False, derived=True) for p in dealt]  # fmt: skip
+        # these exports print each stack after the ante was taken (an all-in puts in the printed
+        # stack and no more): the stack at the start of the hand had the ante too
+        a.seats = [replace(s, stack=s.stack + amount) if s.player in dealt else s for s in a.seats]
+
+    @staticmethod
+    def _capped_blinds(a: HandAssembler, upto: int, stacks: dict[str, int]) -> dict[int, M.Post]:
+        """The blind posts (by event index) that ask for more than the poster's printed stack."""
+        out: dict[int, M.Post] = {}
+        for i, e in enumerate(a.events[:upto]):
+            if (isinstance(e, M.Post) and e.kind in ("small_blind", "big_blind") and e.player in stacks
+                    and 0 < stacks[e.player] < e.amount):  # fmt: skip
+                out[i] = e
+        return out
+
+    @staticmethod
+    def _ante_from_pot(a: HandAssembler, h: ET.Element, upto: int, printed: int,
+                       capped: dict[int, M.Post]) -> tuple[int, list[str]] | None:  # fmt: skip
+        """The ante each dealt player paid, when the first printed pot less the printed wagers
+        before it (blinds in ``capped`` counted as the poster's whole printed stack) is the same
+        amount for every player dealt in, less than a big blind; None otherwise."""
+        stacks = {s.player: s.stack for s in a.seats}
         put: dict[str, int] = {}
-        for e in a.events[:upto]:
+        for i, e in enumerate(a.events[:upto]):
             if isinstance(e, M.Post):
-                put[e.player] = put.get(e.player, 0) + e.amount
+                amount = stacks[e.player] if i in capped else e.amount
+                put[e.player] = put.get(e.player, 0) + amount
             elif isinstance(e, M.Action):
                 put[e.player] = put.get(e.player, 0) + e.increment
         ranked = sorted(put.values(), reverse=True)
@@ -303,14 +345,8 @@ class Reader:
         extra = printed - (sum(put.values()) - excess)
         bb = a.amt(a.facts.get("bb")) if a.facts.get("bb") else 0
         if not dealt or extra <= 0 or extra % len(dealt) or (bb and extra // len(dealt) >= bb):
-            return
-        ante = extra // len(dealt)
-        line = line_of(h)
-        a.events[0:0] = [M.Post(line=line, col=1, street="preflop", run=1, player=p, kind="ante", amount=ante,
-                                all_in=False, derived=True) for p in dealt]  # fmt: skip
-        # these exports print each stack after the ante was taken (an all-in puts in the printed
-        # stack and no more): the stack at the start of the hand had the ante too
-        a.seats = [replace(s, stack=s.stack + ante) if s.player in dealt else s for s in a.seats]
+            return None
+        return extra // len(dealt), dealt
 
 
 def _date(when: str) -> str | None:
