@@ -261,10 +261,14 @@ class Reader:
 
     def _button_from_blind(self, a: HandAssembler, h: ET.Element) -> None:
         """Exports before 2011 print no ``DEALER``: the small blind's post places the button on the
-        seated player before it (heads-up, the small blind is the button)."""
+        seated player before it (heads-up, the small blind is the button).  Where the hand prints
+        whom it dealt, only those count: a player who just sat down between the button and the
+        small blind waits for the big blind and is dealt nothing (2011 MTT)."""
         sb = next((e.get("PLAYER") for e in h.findall("ACTION")
                    if e.get("TYPE") == "HAND_BLINDS" and e.get("KIND") == "HAND_SB"), None)  # fmt: skip
-        seats = sorted(s.seat for s in a.seats if s.stack > 0 and not s.sitting_out)
+        dealt = {e.get("PLAYER") for e in h.findall("ACTION") if e.get("TYPE") == "HAND_DEAL"}
+        seats = sorted(s.seat for s in a.seats if s.stack > 0 and not s.sitting_out
+                       and (not dealt or s.player in dealt or s.player == sb))  # fmt: skip
         mine = next((s.seat for s in a.seats if s.player == sb), None)
         if mine is None or mine not in seats or len(seats) < 2:
             return
