@@ -312,6 +312,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
             roster=pl.col("rh").sum(),
             dealt=active.sum(),
             want_dist=pl.col("dist").filter(active).min(),
+            # the previous hand's button seat is dealt in here (heads-up going on, not beginning)
+            btn_dealt=(pl.col("dist") == 999).filter(active).any(),
         )
     )
     h = (
@@ -363,7 +365,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     hs = h.select("tkey", "k", *common, "gap", "top_ups", "button", "roster", "prev_roster", "prev_button",
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
-                  "prev_structure", "prev_decimals")  # fmt: skip
+                  "prev_structure", "prev_decimals", "btn_dealt")  # fmt: skip
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
@@ -401,6 +403,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         & ((pl.col("roster") == pl.col("prev_roster"))
            | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
         & (pl.col("dealt") >= 2)
+        # heads-up begins (the button was on a seat not dealt in): it may be moved so that no player
+        # posts the big blind twice in a row (Poker TDA 2026 Rule 34: button in heads-up)
+        & ~((pl.col("dealt") == 2) & ~pl.col("btn_dealt").fill_null(False))
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
     )  # fmt: skip
     stayed = pl.col("button") == pl.col("prev_button")
