@@ -266,3 +266,21 @@ def test_dask_with_two_workers_gives_the_in_process_result(tmp_path: Path) -> No
     ):
         remote = X.check_partitioned(df, 4, X.dask_runner(client))
     assert remote.equals(local)
+
+
+def test_heads_up_beginning_may_move_the_button() -> None:
+    # Boss Media (Opoker) five-card draw: seat 2 holds the button while sitting out, seats 3 and 5
+    # play; then seat 2 leaves and heads-up begins with the button on seat 5, so that seat 5 does
+    # not post the big blind twice (TDA Rule 34): not T005
+    rows = rows_of(ROOT / "fixtures" / "sites" / "bossmedia" / "sessions" / "cash_fcd_heads_up_begins_2011.txt")
+    assert [(r["hand_id"], r["button"]) for r in rows] == [("2692988440", 2), ("2692989117", 5)]
+    assert [f.code for f in t_findings(rows) if f.code != "T001"] == []
+    # heads-up going on (the button was dealt in): a button that stays is still flagged
+    stayed = copy.deepcopy(rows)
+    stayed[0]["button"] = 5
+    assert [f.code for f in t_findings(stayed)] == ["T005"]
+
+
+def test_bossmedia_button_past_a_newcomer_is_not_a_skip() -> None:
+    rows = rows_of(ROOT / "fixtures" / "sites" / "bossmedia" / "sessions" / "tournament_mtt_newcomer_waits_2011.txt")
+    assert [f.code for f in t_findings(rows) if f.code == "T005"] == []

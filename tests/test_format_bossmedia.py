@@ -132,3 +132,39 @@ def test_explain_works() -> None:
 
     p = FIXTURES / "sites" / "bossmedia" / "cash_nlhe_calls_add_2013.txt"
     assert main(["explain", str(p), "--hand", "1978259345"]) == 0
+
+
+def test_short_big_blind_after_unprinted_antes_is_an_all_in_post() -> None:
+    # 2011 MTT: stacks printed after the (unprinted) antes; the big blind printed as 600.00 beside
+    # a stack of 424.00; the flop pot (3,274.00 = 4 x 600 + 424 + 9 antes of 50) shows 424 went in
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    text = _fixture("tournament_mtt_short_big_blind_2011")
+    (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
+    bb = next(e for e in h.events if isinstance(e, M.Post) and e.kind == "big_blind")
+    assert (bb.player, bb.amount, bb.all_in) == ("Player45", 42400, True)
+    antes = [e for e in h.events if isinstance(e, M.Post) and e.kind == "ante"]
+    assert len(antes) == 9 and {e.amount for e in antes} == {5000} and all(e.derived for e in antes)
+    assert next(s.stack for s in h.seats if s.player == "Player45") == 42400 + 5000
+    assert [f for f in audit_text(text) if f.code[0] in "BSAHP"] == []
+
+
+def test_mutation_short_big_blind_with_a_pot_that_does_not_agree() -> None:
+    # the same hand with a flop pot that the capped blind does not explain: nothing is capped, the
+    # blind stays as printed and the pot is judged
+    text = _fixture("tournament_mtt_short_big_blind_2011")
+    mutated = text.replace('VALUE="BOARD_FLOP" POT="3274.00"', 'VALUE="BOARD_FLOP" POT="3284.00"')
+    assert mutated != text
+    assert "S001" in {f.code for f in audit_text(mutated)}
+
+
+def test_button_from_the_small_blind_passes_a_newcomer_not_dealt_in() -> None:
+    # hand 5854186: no DEALER printed; Player17 has just sat down on seat 2, between the button
+    # (seat 1) and the small blind (seat 3), and is dealt nothing: the button is seat 1
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    text = (FIXTURES / "sites" / "bossmedia" / "sessions" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
+    hands = [x for x in parse_text(text) if isinstance(x, M.Hand)]
+    assert [(h.hand_id, h.button) for h in hands] == [("5854029", 10), ("5854186", 1)]

@@ -86,7 +86,10 @@ def t005() -> None:
     who left; with the same players dealt in both hands every rule book agrees that it moves to
     the next of them clockwise, so a button that stayed or skipped a player is flagged.  Under the
     moving-button rule (a cash profile with ``dead_button_cash = false``) the same holds when
-    players only left.  Reported on the later hand, with the seat expected and the seat printed.
+    players only left.  The hand where heads-up begins (the previous button was on a seat not dealt
+    in, such as a player sitting out) is not judged: the button may then be moved so that no player
+    posts the big blind twice in a row (Poker TDA 2026 Rule 34, button in heads-up).  Reported on
+    the later hand, with the seat expected and the seat printed.
 
     Example: seats 1, 3, 5 and 6 dealt in both hands; the button goes from seat 1 to seat 5.
     """
