@@ -127,3 +127,27 @@ def test_explain_works() -> None:
 
     p = FIXTURES / "sites" / "microgaming" / "cash_nlhe_silent_return_2009.txt"
     assert main(["explain", str(p), "--hand", "2979859578"]) == 0
+
+
+def test_posted_to_play_dead_small_blind_from_the_end_balance() -> None:
+    # 2011: player1 posts to play 0.10 (PostedToPlay); his endbalance (9.85 from 10.00, no win)
+    # shows the dead small blind 0.05 taken too: recorded as a derived dead post after the post
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    text = _fixture("cash_nlhe_posted_to_play_dead_sb_2011")
+    (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
+    posts = [(e.player, e.kind, e.amount, e.derived) for e in h.events if isinstance(e, M.Post)]
+    assert ("player1", "big_blind", 10, False) in posts
+    assert ("player1", "dead_small_blind", 5, True) in posts
+    assert [f for f in audit_text(text) if f.code[0] in "BSAHP"] == []
+
+
+def test_mutation_posted_to_play_end_balance_without_the_dead_blind() -> None:
+    # the end balance shows only the big blind taken: no dead blind is derived, and the chips the
+    # pot paid out (0.30 less rake) exceed what the printed posts put in
+    text = _fixture("cash_nlhe_posted_to_play_dead_sb_2011")
+    old = 'balance="10.00" endbalance="9.85"'
+    assert text.count(old) == 1
+    mutated = text.replace(old, 'balance="10.00" endbalance="9.90"')
+    assert "A010" in {f.code for f in audit_text(mutated)}

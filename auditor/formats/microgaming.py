@@ -215,6 +215,7 @@ class Reader:
                 player = names.get(s.get("num") or "", s.get("num") or "")
                 won[player] = won.get(player, 0) + a.amt(s.get("amount") or "0")
         self._silent_returns(a, seats_el, names, won, line_of(wins[0]))
+        self._unprinted_dead_small_blinds(a, seats_el, names, won, steps)
         a.street_marker("SUMMARY")
         for w in wins:
             for s in w.findall("Seat"):
@@ -261,6 +262,42 @@ class Reader:
             if 0 < back <= beyond:
                 a.line = line
                 a.uncalled(player, a.money_text(back))
+
+    @staticmethod
+    def _unprinted_dead_small_blinds(a: HandAssembler, seats_el: ET.Element, names: dict[str, str],
+                                     won: dict[str, int], steps: list[ET.Element]) -> None:  # fmt: skip
+        """A player posting to play who missed the small blind too pays it dead beside the big
+        blind, and exports of 2011 print only the big blind (``PostedToPlay value="0.10"``): the
+        seat's ``endbalance`` shows the small blind taken as well.  When a poster's end balance is
+        exactly the table's small blind below their balance less what they put in and plus what they
+        won and got back, that small blind is recorded as a dead post marked derived (the site's
+        claim, printed in the end balance), right after the printed post."""
+        posters = {names.get(e.get("seat") or "", "") for e in steps if e.get("type") == "PostedToPlay"}
+        sb = a.amt(a.facts.get("sb")) if a.facts.get("sb") else 0
+        if not sb or not posters - {""}:
+            return
+        net: dict[str, int] = {}
+        for e in a.events:
+            if isinstance(e, M.Post):
+                net[e.player] = net.get(e.player, 0) - e.amount
+            elif isinstance(e, M.Action):
+                net[e.player] = net.get(e.player, 0) - e.increment
+            elif isinstance(e, M.UncalledReturn):
+                net[e.player] = net.get(e.player, 0) + e.amount
+        for s in seats_el.iter("Seat"):
+            player = names.get(s.get("num") or "", "")
+            end = (s.get("endbalance") or "").strip()
+            if player not in posters or not end or not s.get("balance"):
+                continue
+            if a.amt(s.get("balance")) + net.get(player, 0) + won.get(player, 0) - a.amt(end) != sb:
+                continue
+            at = next((i for i, e in enumerate(a.events) if isinstance(e, M.Post) and e.player == player), None)
+            if at is None:
+                continue
+            post = a.events[at]
+            a.events.insert(at + 1, M.Post(line=post.line, col=post.col, street=post.street, run=post.run,
+                                           player=player, kind="dead_small_blind", amount=sb, all_in=False,
+                                           derived=True))  # fmt: skip
 
     def _step(self, a: HandAssembler, t: str, player: str, value: str | None, e: ET.Element, folded: set[str],
               totals: bool) -> None:  # fmt: skip
