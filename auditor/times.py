@@ -70,6 +70,10 @@ ASSUMED: dict[str, str] = {
     "pokerstars": "America/New_York",  # old PokerStars headers print no zone; the server clock was ET
     "ggpoker": "UTC",  # GGPoker hand histories print no zone; their times are UTC
     "winamax": "Europe/Paris",  # Winamax prints UTC today; earlier exports printed Paris time bare
+    # Microgaming prints its times without a zone (fpdb's sidecars keep them as printed): assumed
+    # UTC, so that two hands of one table can at least be measured apart (the cross-hand stage
+    # chains no hands more than 20 minutes apart)
+    "microgaming": "UTC",
 }
 """The zone assumed for a hand whose site printed none (``zone_assumed`` is then true)."""
 

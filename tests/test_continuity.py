@@ -284,3 +284,38 @@ def test_heads_up_beginning_may_move_the_button() -> None:
 def test_bossmedia_button_past_a_newcomer_is_not_a_skip() -> None:
     rows = rows_of(ROOT / "fixtures" / "sites" / "bossmedia" / "sessions" / "tournament_mtt_newcomer_waits_2011.txt")
     assert [f.code for f in t_findings(rows) if f.code == "T005"] == []
+
+
+def _next_hand(text: str, hand_id: str, date: str, shrink: str) -> str:
+    """The same Microgaming hand dealt again: each seat starts with its end balance (``shrink``'s
+    with 1.00 less) and its end balance moves by as much."""
+    import re
+
+    def seat(m: re.Match[str]) -> str:
+        bal, end = int(m["b"].replace(".", "")), int(m["e"].replace(".", ""))
+        new = end - (100 if m["who"] == shrink else 0)
+        return f'alias="{m["who"]}"{m["mid"]}balance="{new / 100:.2f}" endbalance="{(end + new - bal) / 100:.2f}"'
+
+    text = re.sub(
+        r'alias="(?P<who>[^"]+)"(?P<mid>[^>]*?)balance="(?P<b>[\d.]+)" endbalance="(?P<e>[\d.]+)"', seat, text
+    )
+    return re.sub(r'<Game id="\d+" date="[^"]+"', f'<Game id="{hand_id}" date="{date}"', text)
+
+
+def test_microgaming_hands_far_apart_are_not_chained(tmp_path: Path) -> None:
+    # Microgaming prints its times without a zone (assumed UTC): two hands of one table 39 minutes
+    # apart are a gap (T001), and the stack that shrank between them is not judged (no T002)
+    one = (ROOT / "fixtures" / "sites" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text("utf-8")
+    path = tmp_path / "session.txt"
+    path.write_text(one + "\n" + _next_hand(one, "4160087999", "2011-11-08 00:58:50", "player2") + "\n", "utf-8")
+    rows = rows_of(path)
+    assert all(r["start_utc"] is not None for r in rows)
+    assert [(f.code, f.data["reason"]) for f in t_findings(rows)] == [("T001", "time")]
+    # the same two hands one minute apart: the shrunk stack is judged (and the button, not moved)
+    path.write_text(one + "\n" + _next_hand(one, "4160087999", "2011-11-08 00:20:50", "player2") + "\n", "utf-8")
+    assert [
+        (f.code, f.data.get("player"), f.data.get("amount"), f.data["reason"]) for f in t_findings(rows_of(path))
+    ] == [
+        ("T005", None, None, "stayed"),
+        ("T002", "player2", -100, "stack"),
+    ]
