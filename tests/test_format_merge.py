@@ -4,6 +4,7 @@ elements, the card, and mutations of real hands caught with their code and line.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -106,7 +107,14 @@ def test_mutation_raise_below_minimum() -> None:
     assert ("B002", line) in codes_at(audit_text(mutated))
 
 
-@pytest.mark.parametrize("name", ["cash_nlhe_raise_adds_2010", "tournament_v21_balances_before_blinds_2015"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cash_nlhe_raise_adds_2010",
+        "tournament_v21_balances_before_blinds_2015",
+        "tournament_v1_balances_before_blinds_2012",
+    ],
+)
 def test_generations_read_clean(name: str) -> None:
     assert [f for f in audit_text(_fixture(name)) if f.code[0] in "BSAH"] == []
 
@@ -163,3 +171,30 @@ def test_fpdb_crosscheck() -> None:
         assert set(fpdb) <= {s.player for s in hand.seats}, rel
     assert compared > 100
     assert set(disagreements) == set(KNOWN_DISAGREEMENTS), disagreements
+
+
+def test_new_header_2012_balances_are_before_the_blinds() -> None:
+    # August 2012's new header (game version="1", starttime with an offset): a heads-up sit-and-go's
+    # two balances add up to the 3,000 chips dealt, the blinds not yet taken: the stacks as printed
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    (h,) = [x for x in parse_text(_fixture("tournament_v1_balances_before_blinds_2012")) if isinstance(x, M.Hand)]
+    assert [(s.player, s.stack) for s in h.seats] == [("Hero", 153000), ("Player0", 147000)]
+
+
+def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> None:
+    # a chopped pot leaves both balances as they were (1,530 / 1,470); the next hand starts there
+    from tests.test_continuity import rows_of, t_findings
+
+    path = FIXTURES / "sites" / "merge" / "sessions" / "tournament_v1_chopped_pot_2012.txt"
+    assert [f.code for f in t_findings(rows_of(path))] == []
+    # chips that appear between the two hands are flagged (the pair is judged, not a gap)
+    text = path.read_text("utf-8")
+    old = 'nickname="Player0" balance="$1470.00"'
+    assert text.count(old) == 2
+    i = text.rindex(old)
+    mutant = tmp_path / "mutant.txt"
+    mutant.write_text(text[:i] + 'nickname="Player0" balance="$1480.00"' + text[i + len(old) :], "utf-8")
+    found = [(f.code, f.hand_id, f.data.get("amount")) for f in t_findings(rows_of(mutant))]
+    assert found == [("T003", "60139095-6", 1000)]

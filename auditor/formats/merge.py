@@ -17,9 +17,12 @@ amount="5.00"``; the winner's amount then shows it).  The corpus has such hands 
 September 2010 and raise-to hands from January 2011 on; the change is taken at the turn of the year.
 
 Tournament balances: the exports of 2011-2012 print each balance after the forced bets of the
-``BLINDS`` round were taken (a player all-in for the ante shows ``balance="$0.00"``); the 2015
-exports (``version="2.1"`` on the game) print it before them.  The reader adds the forced bets back
-to the older balances, so a seat's stack is always the stack at the start of the hand.
+``BLINDS`` round were taken (a player all-in for the ante shows ``balance="$0.00"``); the exports
+whose game carries a ``version`` (``version="1"``, the new header of August 2012 with ``starttime=
+"2012/08/23 02:11:39 -0300"``, and ``version="2.1"`` of 2015) print it before them (a heads-up
+tournament's two balances add up to the 3,000 chips dealt in every hand; in the older exports they
+add up to 3,000 with the blinds).  The reader adds the forced bets back to the older balances, so a
+seat's stack is always the stack at the start of the hand.
 
 The board is printed whole at the end of each round (``<cards type="COMMUNITY">``), so each
 street's new cards are told from the last.
@@ -221,9 +224,10 @@ class Reader:
             raise ReadFailure("P001", a.line, 1, "<game> without <players>: the export has no seats for this hand")
         names: dict[str, str] = {}
         # a tournament prints each balance after the forced bets of the BLINDS round were taken,
-        # except in the 2015 exports (``version="2.1"`` on the game), which print it before them
+        # except in the exports with a ``version`` on the game (2012's new header, 2015's "2.1"),
+        # which print it before them
         forced: dict[str, int] = {}
-        if tournament and not (game.get("version") or "").startswith("2"):
+        if tournament and not (game.get("version") or "").strip():
             for rnd in game.iter("round"):
                 if rnd.get("id") == "BLINDS":
                     for ev in rnd.iter("event"):
