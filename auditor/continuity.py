@@ -73,7 +73,7 @@ COLUMNS: dict[str, pl.DataType] = {
     "fingerprint": pl.String(),  # 24 hex digits: a hash of the hand's text (duplicate ids across files)
     "chips_ok": pl.Boolean(),  # no finding that makes the replayed final stacks unreliable
     "pool": pl.Boolean(),  # a fast-fold pool hand: never chained
-    "top_ups": pl.Boolean(),  # the profile allows top-ups between hands
+    "top_ups": pl.Boolean(),  # the profile allows top-ups between hands (a tournament: rebuys or add-ons)
     "button_rule": pl.String(),  # "moving" or "dead"
 }
 
@@ -144,7 +144,8 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "chips_ok": chips_ok,
         # a fast-fold pool, or an anonymised table: no continuity to follow
         "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
-        "top_ups": profile.top_ups_between_hands,
+        # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
+        "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
     }
 
@@ -275,7 +276,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
                       .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
         # only what the rules below read is sorted along: the few seats named in findings get their
         # name and line back by ``_i``
-        .drop("player", "sitting_out", "seat", "line", "tkey", "prev_button")
+        .drop("player", "sitting_out", "line", "tkey", "prev_button")
         .collect()
     )  # fmt: skip
     # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
@@ -291,7 +292,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     seats = seats.with_columns(last_k=last_k)
     nxt = pl.col("last_k") == pl.col("k") - 1
     sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
-                            for c in ("final", "added", "active", "collected")])  # fmt: skip
+                            for c in ("final", "added", "active", "collected", "seat")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
@@ -376,13 +377,21 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
         expected=pl.col("k") - pl.col("last_k") - 1, actual=pl.lit(None, pl.Int64))  # fmt: skip
     is_t = pl.col("tournament_id").is_not_null()
-    # tournament chips at least doubling a short stack: a rebuy or re-entry the site did not print
-    rebuy = is_t & (pl.col("d") > 0) & (pl.col("d") >= pl.col("prev_final"))
+    # a tournament player on another seat: moved to another table (a tournament seats its players),
+    # whose hands the export leaves out; the stack is not compared (reported once, like a return)
+    moved = is_t & pl.col("prev_seat").is_not_null() & (pl.col("seat") != pl.col("prev_seat"))
+    moves = s.filter(pl.col("gap").is_null() & moved.fill_null(False)).select(
+        pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("moved"),
+        expected=pl.col("prev_seat"), actual=pl.col("seat"))  # fmt: skip
+    # tournament chips at least doubling a short stack, or any growth where the tournament sells
+    # chips between hands (``top_ups``: rebuys, add-ons): a rebuy or add-on the site did not print
+    rebuy = is_t & (pl.col("d") > 0) & ((pl.col("d") >= pl.col("prev_final")) | pl.col("top_ups").fill_null(False))
+    rebuy = rebuy & ~moved.fill_null(False)
     rebuys = s.filter(pl.col("gap").is_null() & rebuy.fill_null(False) & ~pl.col("skip")).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("rebuy"),
         expected="prev_final", actual="stack")  # fmt: skip
     judged = s.filter(pl.col("gap").is_null() & pl.col("prev_final").is_not_null() & ~pl.col("skip")
-                      & ~rebuy.fill_null(False))  # fmt: skip
+                      & ~rebuy.fill_null(False) & ~moved.fill_null(False))  # fmt: skip
     stack = judged.filter(pl.col("d") != 0).select(
         pl.when(is_t).then(pl.lit("T003")).when(pl.col("d") < 0).then(pl.lit("T002"))
         .when(~pl.col("top_ups").fill_null(True)).then(pl.lit("T004")).otherwise(None).alias("code"),
@@ -433,7 +442,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
                    expected=pl.col("prev_big_blind"), actual=pl.col("big_blind"))  # fmt: skip
 
     cols = list(FINDINGS)
-    parts = [x.select(cols) for x in (gaps, back, rebuys, stack, b, bl)]
+    parts = [x.select(cols) for x in (gaps, back, moves, rebuys, stack, b, bl)]
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
     return out.sort(["path", "line", "code", "player"], nulls_last=True)
 
@@ -477,6 +486,9 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
         if code == "T001" and r["reason"] == "rebuy":
             msg = (f"{who} starts with {_money(act, dec)} after ending {prev} with {_money(exp, dec)}: a rebuy or "
                    "re-entry the site did not print; the stack is not compared")  # fmt: skip
+        elif code == "T001" and r["reason"] == "moved":
+            msg = (f"{who} is on seat {act} after seat {exp} in {prev}: moved to another table of the tournament; "
+                   "their stack is not compared")  # fmt: skip
         elif code == "T001" and r["reason"] == "returned":
             msg = f"{who} comes back to the table after {exp} hand(s) away: their stack is not compared across the gap"
         elif code == "T001":

@@ -319,3 +319,42 @@ def test_microgaming_hands_far_apart_are_not_chained(tmp_path: Path) -> None:
         ("T005", None, None, "stayed"),
         ("T002", "player2", -100, "stack"),
     ]
+
+
+def _tournament_pair() -> list[dict[str, Any]]:
+    """Two consecutive heads-up tournament hands (Merge, 2012) that chain cleanly."""
+    rows = rows_of(ROOT / "fixtures" / "sites" / "merge" / "sessions" / "tournament_v1_chopped_pot_2012.txt")
+    assert [f.code for f in t_findings(rows)] == []
+    return rows
+
+
+def test_tournament_player_on_another_seat_was_moved_and_is_not_compared() -> None:
+    # a tournament seats its players: a player on another seat was moved to another table (iPoker's
+    # session follows the hero across tables), and the first hand there may print the stack after
+    # the ante: T001 "moved", not T003
+    rows = copy.deepcopy(_tournament_pair())
+    hero = next(s for s in rows[1]["seats"] if s["player"] == "Hero")
+    hero["seat"], hero["stack"] = 5, hero["stack"] - 24000
+    found = [(f.code, f.data["reason"], f.data.get("player")) for f in t_findings(rows)]
+    assert found == [("T001", "moved", "Hero")]
+    # on the same seat the missing chips are judged
+    same = copy.deepcopy(_tournament_pair())
+    next(s for s in same[1]["seats"] if s["player"] == "Hero")["stack"] -= 24000
+    assert [(f.code, f.data["amount"]) for f in t_findings(same)] == [("T003", -24000)]
+
+
+def test_chips_bought_in_a_rebuy_tournament_are_not_judged() -> None:
+    # a tournament that sells chips between hands (iPoker "$3,500 GP R/A": an add-on of 1,500 the
+    # export prints only in the next stack): growth is a rebuy or add-on (T001), never T003
+    rows = copy.deepcopy(_tournament_pair())
+    next(s for s in rows[1]["seats"] if s["player"] == "Hero")["stack"] += 150000
+    assert [f.code for f in t_findings(rows)] == ["T003"]
+    for r in rows:
+        r["top_ups"] = True  # the hand's record says the tournament has rebuys or add-ons
+    assert [(f.code, f.data["reason"]) for f in t_findings(rows)] == [("T001", "rebuy")]
+    # chips that vanish are still judged
+    gone = copy.deepcopy(_tournament_pair())
+    for r in gone:
+        r["top_ups"] = True
+    next(s for s in gone[1]["seats"] if s["player"] == "Hero")["stack"] -= 24000
+    assert [f.code for f in t_findings(gone)] == ["T003"]

@@ -189,3 +189,21 @@ def test_explain_works() -> None:
 
     p = FIXTURES / "sites" / "ipoker" / "cash_nlhe_2011.txt"
     assert main(["explain", str(p), "--hand", "3013573623"]) == 0
+
+
+def test_rebuy_tournament_is_recorded_from_the_session_header() -> None:
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    # "$3,500 GP R/A", <buyin>$5+$0.50</buyin> <totalbuyin>$15.50</totalbuyin>: chips can be bought
+    text = (FIXTURES / "sites" / "ipoker" / "mtt_no_dealer_marked.txt").read_text("utf-8")
+    (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
+    assert h.extras.get("rebuys") == "yes"
+    # a freezeout: total buy-in equal to the buy-in, no name saying so, no player flag
+    plain = text.replace("$3,500 GP R/A", "$3,500 GP").replace("<totalbuyin>$15.50</totalbuyin>",
+                                                               "<totalbuyin>$5.50</totalbuyin>")  # fmt: skip
+    (h,) = [x for x in parse_text(plain) if isinstance(x, M.Hand)]
+    assert "rebuys" not in h.extras
+    # the Italian sit-and-go (total buy-in "Iscriviti[ €0,40 + €0,10 ..]" is not an amount)
+    sng = (FIXTURES / "sites" / "ipoker" / "sng_italian_locale.txt").read_text("utf-8")
+    assert all("rebuys" not in x.extras for x in parse_text(sng) if isinstance(x, M.Hand))

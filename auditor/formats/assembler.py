@@ -38,7 +38,7 @@ class ReadFailure(Exception):
 
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
-               "table_id")  # fmt: skip
+               "table_id", "rebuys")  # fmt: skip
 
 _NEXT_STREET: dict[str, M.Street] = {
     "preflop": "flop",

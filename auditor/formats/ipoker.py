@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
+from decimal import Decimal, InvalidOperation
 from typing import Any, cast
 
 from auditor import findings as F
@@ -383,6 +384,8 @@ class Reader:
                     first[t] = act.get("sum") or ""
             header["sb"] = loc.norm(first.get("1"))
             header["bb"] = loc.norm(first.get("2"))
+            if _chips_can_be_added(loc, g("tournamentname"), g("buyin"), g("totalbuyin"), game):
+                header["rebuys"] = "yes"
         a.header(header)
         players = gen.find("players") if gen is not None else None
         if players is None or len(players) == 0:
@@ -532,3 +535,31 @@ def _units(a: HandAssembler, value: int) -> str:
         whole, frac = divmod(value, 10**a.decimals)
         return f"{whole}.{frac:0{a.decimals}d}"
     return str(value)
+
+
+def _chips_can_be_added(loc: _Locale, name: str | None, buyin: str | None, total: str | None,
+                        game: ET.Element) -> bool:  # fmt: skip
+    """The tournament lets players buy chips after the start (rebuys, add-ons, re-entries), as the
+    session header says: a total buy-in above the buy-in (``<buyin>$5+$0.50</buyin>
+    <totalbuyin>$15.50</totalbuyin>``), a name saying so (``$3,500 GP R/A``), or a player's
+    ``rebuy``/``addon`` of 1 in the hand.  iPoker prints the chips bought only in the stacks of the
+    next hand: the cross-hand stage then judges no stack that grew (a rebuy it cannot see)."""
+
+    def amount(text: str | None) -> Decimal | None:
+        # an amount or a sum of amounts ("$5+$0.50"); anything else ("Iscriviti[ ..]") is not read
+        raw = (text or "").split("+")
+        if not all(re.fullmatch(r"\s*[^\d\s+]{0,4}\s*\d[\d.,]*\s*", x) for x in raw):
+            return None
+        parts = [loc.norm(x) for x in raw]
+        try:
+            return sum((Decimal(re.sub(r"[^\d.\-]", "", x)) for x in parts if x), Decimal(0)) if all(parts) else None
+        except InvalidOperation:
+            return None
+
+    paid, one = amount(total), amount(buyin)
+    if paid is not None and one is not None and paid > one:
+        return True
+    if name and re.search(r"\bR/?A\b|re-?buy|add-?on|re-?entry", name, re.IGNORECASE):
+        return True
+    return any(p.get("rebuy") not in (None, "", "0") or p.get("addon") not in (None, "", "0")
+               for p in game.iter("player"))  # fmt: skip

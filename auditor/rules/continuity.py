@@ -22,7 +22,9 @@ def t001() -> None:
     hand's final stacks are not known (it has findings of its own, or a cash-out), when several
     stacks changed at once between the two (a hand is missing from the export: typical of exports
     that hold only the hands one player was dealt), or for one player who left the table and came
-    back.  Nothing else is judged across a gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...)
+    back, or for one tournament player who is on another seat (moved to another table of the
+    tournament: iPoker's session follows its hero across tables).  Nothing else is judged across a
+    gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...)
     deal every hand at a new table and are never chained.
 
     Gaps are context, not problems of the input: ``hhaudit audit`` reports T001 only when it is
@@ -54,7 +56,10 @@ def t003() -> None:
     """A tournament stack differs from what the player ended the previous hand of the table with.
 
     Tournament chips have no cash value and cannot be bought or removed between hands, except by a
-    rebuy or add-on the site prints (such hands are not judged).  Chips that appear or vanish
+    rebuy or add-on the site prints (such hands are not judged).  Where the record says the
+    tournament sells chips between hands (iPoker's session header: a total buy-in above the buy-in,
+    a name with "R/A", a player's rebuy or add-on flag) a stack that grew is such a purchase the
+    site did not print (T001), and only chips that vanished are judged.  Chips that appear or vanish
     between two consecutive hands of one table are a fault of the site or a forged record (Poker
     TDA 2026 Rules: chips stay in play and visible).  Reported with the amount
     (``data.amount``: positive when chips appeared) and both hands.  Only one stack may differ:
