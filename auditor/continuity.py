@@ -256,7 +256,10 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     idx = order_["_r"]
     hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
+    # a hand alone (of its table) in its file: picked one by one (a sample, a disputed hand)
+    hd = hd.with_columns(alone=pl.len().over("tkey", "path") == 1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    hd = hd.with_columns(prev_alone=pl.when(same_table).then(pl.col("alone").shift(1)))
     # one row per seat, exploded in place (no nested column is moved), with its hand's place in
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
@@ -346,6 +349,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         pl.when(first).then(None)
         .when(dt > max_gap).then(pl.lit("time"))
         .when(jump.fill_null(False)).then(pl.lit("ids"))
+        # two hands each alone in its own file: hands picked one by one, not a session's export
+        .when(pl.col("alone") & pl.col("prev_alone").fill_null(False)
+              & (pl.col("path") != pl.col("prev_path"))).then(pl.lit("picked"))
         .when(pl.col("decimals") != pl.col("prev_decimals")).then(pl.lit("units"))
         .when(~pl.col("prev_complete").fill_null(True) | ~pl.col("complete").fill_null(True)).then(pl.lit("partial"))
         .when(~pl.col("prev_chips_ok").fill_null(False)).then(pl.lit("unreliable"))
@@ -470,6 +476,8 @@ _GAP_TEXT = {
     "missing": "several stacks changed since (a hand is missing from the export after)",
     "units": "the amounts are printed in other units (decimal places) than in",
     "ids": "the hand numbers jump (hands are missing from the export) after",
+    "picked": "this hand and the one before are each alone in their file (hands picked one by one, not a "
+    "session's export):",
 }
 
 

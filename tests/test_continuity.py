@@ -358,3 +358,23 @@ def test_chips_bought_in_a_rebuy_tournament_are_not_judged() -> None:
         r["top_ups"] = True
     next(s for s in gone[1]["seats"] if s["player"] == "Hero")["stack"] -= 24000
     assert [f.code for f in t_findings(gone)] == ["T003"]
+
+
+def test_hands_each_alone_in_their_file_are_not_chained(tmp_path: Path) -> None:
+    # two files of one hand each (test samples, a disputed hand saved alone): picked one by one,
+    # so hands of the table may lie between them: a gap (T001 "picked"), the stack and button are
+    # not judged; the same two hands in one file are judged (see the Microgaming test above)
+    one = (ROOT / "fixtures" / "sites" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text("utf-8")
+    two = _next_hand(one, "4160087999", "2011-11-08 00:20:50", "player2")
+    (tmp_path / "a.txt").write_text(one + "\n", "utf-8")
+    (tmp_path / "b.txt").write_text(two + "\n", "utf-8")
+    rows = rows_of(tmp_path / "a.txt", tmp_path / "b.txt")
+    assert [(f.code, f.data["reason"]) for f in t_findings(rows)] == [("T001", "picked")]
+    # a file of one hand after a file of several is chained (a session split across files)
+    mid = _next_hand(one, "4160087800", "2011-11-08 00:20:10", "")
+    (tmp_path / "a.txt").write_text(one + "\n" + mid + "\n", "utf-8")
+    (tmp_path / "b.txt").write_text(_next_hand(mid, "4160087999", "2011-11-08 00:20:50", "player2") + "\n", "utf-8")
+    found = [
+        (f.code, f.hand_id, f.data.get("amount")) for f in t_findings(rows_of(tmp_path / "a.txt", tmp_path / "b.txt"))
+    ]
+    assert ("T002", "4160087999", -100) in found

@@ -21,11 +21,13 @@ def t001() -> None:
     pass between two hands, when either hand is incomplete (a partial export), when the earlier
     hand's final stacks are not known (it has findings of its own, or a cash-out), when several
     stacks changed at once between the two (a hand is missing from the export: typical of exports
-    that hold only the hands one player was dealt), or for one player who left the table and came
-    back, or for one tournament player who is on another seat (moved to another table of the
-    tournament: iPoker's session follows its hero across tables).  Nothing else is judged across a
-    gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...)
-    deal every hand at a new table and are never chained.
+    that hold only the hands one player was dealt), when both hands are each alone (of their
+    table) in a file of their own (hands picked one by one, such as test samples or a disputed
+    hand saved alone: what the table dealt between them is not in the input), for one player who
+    left the table and came back, or for one tournament player who is on another seat (moved to
+    another table of the tournament: iPoker's session follows its hero across tables).  Nothing
+    else is judged across a gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...) deal every
+    hand at a new table and are never chained.
 
     Gaps are context, not problems of the input: ``hhaudit audit`` reports T001 only when it is
     selected by code or prefix (``--extend-select T001``, ``--select T``); ``hhaudit batch``
