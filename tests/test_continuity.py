@@ -272,7 +272,7 @@ def test_heads_up_beginning_may_move_the_button() -> None:
     # Boss Media (Opoker) five-card draw: seat 2 holds the button while sitting out, seats 3 and 5
     # play; then seat 2 leaves and heads-up begins with the button on seat 5, so that seat 5 does
     # not post the big blind twice (TDA Rule 34): not T005
-    rows = rows_of(ROOT / "fixtures" / "sites" / "bossmedia" / "sessions" / "cash_fcd_heads_up_begins_2011.txt")
+    rows = rows_of(ROOT / "fixtures" / "sessions" / "bossmedia" / "cash_fcd_heads_up_begins_2011.txt")
     assert [(r["hand_id"], r["button"]) for r in rows] == [("2692988440", 2), ("2692989117", 5)]
     assert [f.code for f in t_findings(rows) if f.code != "T001"] == []
     # heads-up going on (the button was dealt in): a button that stays is still flagged
@@ -282,7 +282,7 @@ def test_heads_up_beginning_may_move_the_button() -> None:
 
 
 def test_bossmedia_button_past_a_newcomer_is_not_a_skip() -> None:
-    rows = rows_of(ROOT / "fixtures" / "sites" / "bossmedia" / "sessions" / "tournament_mtt_newcomer_waits_2011.txt")
+    rows = rows_of(ROOT / "fixtures" / "sessions" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt")
     assert [f.code for f in t_findings(rows) if f.code == "T005"] == []
 
 
@@ -323,7 +323,7 @@ def test_microgaming_hands_far_apart_are_not_chained(tmp_path: Path) -> None:
 
 def _tournament_pair() -> list[dict[str, Any]]:
     """Two consecutive heads-up tournament hands (Merge, 2012) that chain cleanly."""
-    rows = rows_of(ROOT / "fixtures" / "sites" / "merge" / "sessions" / "tournament_v1_chopped_pot_2012.txt")
+    rows = rows_of(ROOT / "fixtures" / "sessions" / "merge" / "tournament_v1_chopped_pot_2012.txt")
     assert [f.code for f in t_findings(rows)] == []
     return rows
 

@@ -165,6 +165,6 @@ def test_button_from_the_small_blind_passes_a_newcomer_not_dealt_in() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    text = (FIXTURES / "sites" / "bossmedia" / "sessions" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
+    text = (FIXTURES / "sessions" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
     hands = [x for x in parse_text(text) if isinstance(x, M.Hand)]
     assert [(h.hand_id, h.button) for h in hands] == [("5854029", 10), ("5854186", 1)]

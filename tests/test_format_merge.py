@@ -187,7 +187,7 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
     # a chopped pot leaves both balances as they were (1,530 / 1,470); the next hand starts there
     from tests.test_continuity import rows_of, t_findings
 
-    path = FIXTURES / "sites" / "merge" / "sessions" / "tournament_v1_chopped_pot_2012.txt"
+    path = FIXTURES / "sessions" / "merge" / "tournament_v1_chopped_pot_2012.txt"
     assert [f.code for f in t_findings(rows_of(path))] == []
     # chips that appear between the two hands are flagged (the pair is judged, not a gap)
     text = path.read_text("utf-8")
