@@ -140,7 +140,7 @@ def test_short_big_blind_after_unprinted_antes_is_an_all_in_post() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    text = _fixture("tournament_mtt_short_big_blind_2011")
+    text = _class_fixture("tournament_mtt_short_big_blind_2011")
     (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
     bb = next(e for e in h.events if isinstance(e, M.Post) and e.kind == "big_blind")
     assert (bb.player, bb.amount, bb.all_in) == ("Player45", 42400, True)
@@ -153,7 +153,7 @@ def test_short_big_blind_after_unprinted_antes_is_an_all_in_post() -> None:
 def test_mutation_short_big_blind_with_a_pot_that_does_not_agree() -> None:
     # the same hand with a flop pot that the capped blind does not explain: nothing is capped, the
     # blind stays as printed and the pot is judged
-    text = _fixture("tournament_mtt_short_big_blind_2011")
+    text = _class_fixture("tournament_mtt_short_big_blind_2011")
     mutated = text.replace('VALUE="BOARD_FLOP" POT="3274.00"', 'VALUE="BOARD_FLOP" POT="3284.00"')
     assert mutated != text
     assert "S001" in {f.code for f in audit_text(mutated)}
@@ -165,6 +165,12 @@ def test_button_from_the_small_blind_passes_a_newcomer_not_dealt_in() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    text = (FIXTURES / "sessions" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
+    text = (FIXTURES / "classes" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
     hands = [x for x in parse_text(text) if isinstance(x, M.Hand)]
     assert [(h.hand_id, h.button) for h in hands] == [("5854029", 10), ("5854186", 1)]
+
+
+def _class_fixture(name: str) -> str:
+    """A hand of a false-alarm class (fixtures/classes/bossmedia/, checked against its golden by
+    tests/test_fixture_classes.py)."""
+    return (FIXTURES / "classes" / "bossmedia" / f"{name}.txt").read_text("utf-8")

@@ -112,7 +112,6 @@ def test_mutation_raise_below_minimum() -> None:
     [
         "cash_nlhe_raise_adds_2010",
         "tournament_v21_balances_before_blinds_2015",
-        "tournament_v1_balances_before_blinds_2012",
     ],
 )
 def test_generations_read_clean(name: str) -> None:
@@ -179,7 +178,7 @@ def test_new_header_2012_balances_are_before_the_blinds() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    (h,) = [x for x in parse_text(_fixture("tournament_v1_balances_before_blinds_2012")) if isinstance(x, M.Hand)]
+    (h,) = [x for x in parse_text(_class_fixture("tournament_v1_balances_before_blinds_2012")) if isinstance(x, M.Hand)]
     assert [(s.player, s.stack) for s in h.seats] == [("Hero", 153000), ("Player0", 147000)]
 
 
@@ -187,7 +186,7 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
     # a chopped pot leaves both balances as they were (1,530 / 1,470); the next hand starts there
     from tests.test_continuity import rows_of, t_findings
 
-    path = FIXTURES / "sessions" / "merge" / "tournament_v1_chopped_pot_2012.txt"
+    path = FIXTURES / "classes" / "merge" / "tournament_v1_chopped_pot_2012.txt"
     assert [f.code for f in t_findings(rows_of(path))] == []
     # chips that appear between the two hands are flagged (the pair is judged, not a gap)
     text = path.read_text("utf-8")
@@ -198,3 +197,9 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
     mutant.write_text(text[:i] + 'nickname="Player0" balance="$1480.00"' + text[i + len(old) :], "utf-8")
     found = [(f.code, f.hand_id, f.data.get("amount")) for f in t_findings(rows_of(mutant))]
     assert found == [("T003", "60139095-6", 1000)]
+
+
+def _class_fixture(name: str) -> str:
+    """A hand of a false-alarm class (fixtures/classes/merge/, checked against its golden by
+    tests/test_fixture_classes.py)."""
+    return (FIXTURES / "classes" / "merge" / f"{name}.txt").read_text("utf-8")

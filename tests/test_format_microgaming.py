@@ -135,7 +135,7 @@ def test_posted_to_play_dead_small_blind_from_the_end_balance() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    text = _fixture("cash_nlhe_posted_to_play_dead_sb_2011")
+    text = _class_fixture("cash_nlhe_posted_to_play_dead_sb_2011")
     (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
     posts = [(e.player, e.kind, e.amount, e.derived) for e in h.events if isinstance(e, M.Post)]
     assert ("player1", "big_blind", 10, False) in posts
@@ -146,8 +146,14 @@ def test_posted_to_play_dead_small_blind_from_the_end_balance() -> None:
 def test_mutation_posted_to_play_end_balance_without_the_dead_blind() -> None:
     # the end balance shows only the big blind taken: no dead blind is derived, and the chips the
     # pot paid out (0.30 less rake) exceed what the printed posts put in
-    text = _fixture("cash_nlhe_posted_to_play_dead_sb_2011")
+    text = _class_fixture("cash_nlhe_posted_to_play_dead_sb_2011")
     old = 'balance="10.00" endbalance="9.85"'
     assert text.count(old) == 1
     mutated = text.replace(old, 'balance="10.00" endbalance="9.90"')
     assert "A010" in {f.code for f in audit_text(mutated)}
+
+
+def _class_fixture(name: str) -> str:
+    """A hand of a false-alarm class (fixtures/classes/microgaming/, checked against its golden by
+    tests/test_fixture_classes.py)."""
+    return (FIXTURES / "classes" / "microgaming" / f"{name}.txt").read_text("utf-8")
