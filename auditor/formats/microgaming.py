@@ -12,7 +12,8 @@ lowhandwin>`` per payment.  Files put ``----PRIMA.DAT----`` before the first han
 Action types and their ``value``, taken from the files themselves (every player's values add up to
 the difference between ``balance`` and ``endbalance`` less what they won):
 
-* ``SmallBlind``, ``BigBlind``, ``PostedToPlay`` (a returning player's post, live): the post;
+* ``SmallBlind``, ``BigBlind``, ``PostedToPlay`` (a returning player's post, live): the post (a
+  poster who also pays the dead small blind shows it only in the end balance in 2011: derived);
 * ``Call``, ``Bet``, ``Raise``, ``AllIn``: the chips put in by this action (a raise is *by* it);
 * ``Fold``, ``Check``; ``DealCards`` (the hero's cards), ``DealFlop``/``DealTurn``/``DealRiver``;
 * ``ShowCards``/``MuckCards`` (with the cards when the site shows them);
