@@ -165,6 +165,7 @@ class HandAssembler:
             fmt = REGISTRY.get(self.format)
             if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
                 self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+        self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:
         """Whether this hand's "raises X to Y" leaves out the raiser's earlier voluntary chips on
@@ -326,6 +327,8 @@ class HandAssembler:
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
         prev = self.street_bet.get(player, 0)
+        if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
+            to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
             return

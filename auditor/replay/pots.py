@@ -209,6 +209,12 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     rake = claim.rake or 0 if claim else 0
     if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
         rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
+    elif claim is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament and not t.hand.cancelled:
+        # no total and no rake printed: the rake is what the pots leave after the winnings (less
+        # the uncalled parts the winnings pay back)
+        back = sum(expected_returns.values()) if not t.facts.prints_uncalled and t.facts.uncalled_in_collect else 0
+        won = sum(c.amount for c in t.of(M.Collect)) - back
+        rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
     total_expected = sum(level.values()) + sum(dead.values())
     if t.facts.drop_in_total:
