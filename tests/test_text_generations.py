@@ -82,3 +82,30 @@ def test_2016_microgaming_conversion_returns_the_uncalled_part_silently() -> Non
     # dated 2013 (that generation pays the uncalled part inside the share), the share is short
     old = [x.replace("2016-01-12", "2013-09-12") for x in lines]
     assert first(old, "A010") is not None
+
+
+# ------------------------------------------------------------------ Absolute / UltimateBet
+
+
+def test_fixed_limit_short_all_in_big_blind_keeps_the_full_bet() -> None:
+    # $200/$400: the big blind is all-in for $191.27 of $200; the bet stays $200 and the next raise
+    # is to $400 (RULES.md 2.4: the minimum bring-in and raise sizes do not change)
+    lines = site_fixture("absolute", "cash_lhe_short_allin_big_blind")
+    assert codes(lines) == []
+    bad, n = edit(lines, "Player2 - Raises $400 to $400", "Player2 - Raises $382.54 to $382.54")
+    assert first(bad, "B009") == n
+
+
+def test_2007_posts_dead_prints_the_total_then_the_dead_part() -> None:
+    # "Posts dead $40 dead $15" at $25/$50 (blinds $15/$25): $25 live, $15 dead; the raise to $50 adds $25
+    lines = site_fixture("absolute", "cash_lhe_2007_posts_dead_total")
+    assert codes(lines) == []
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    hand = next(h for h in parse_text("\n".join(lines)) if isinstance(h, M.Hand))
+    posts = [(e.kind, e.amount) for e in hand.events if isinstance(e, M.Post) and e.player == "P0KEHER"]
+    assert sorted(posts) == [("big_blind", 2500), ("missed_blind", 1500)]
+    # a dead part of $25 would leave $15 live: the raise to $50 then adds $35, and the total is off
+    bad, _n = edit(lines, "P0KEHER - Posts dead $40 dead $15", "P0KEHER - Posts dead $40 dead $25")
+    assert {c for c, _ in codes(bad)} & {"A002", "A010", "B007", "B009"}

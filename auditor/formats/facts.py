@@ -116,6 +116,9 @@ class ExportFacts:
     # blind makes €0.20; the later ones print "called - €0.10"); an all-in line ("went all-in -
     # €5.46") adds its chips all the same
     wagers_as_street_total: bool = False
+    # a fixed-limit header prints the small and big bets ("Holdem  Normal $200/$400", Absolute), not the
+    # blinds: the small bet is the big blind's nominal size, whatever a short all-in big blind posts
+    limit_stakes_are_bets: bool = False
     # generations of one export told apart by the hand's date: ((since, until, ((fact, value), ..)), ..),
     # year-months, since inclusive and until exclusive (either may be empty); a card writes them
     # ``eras = [{ until = "2012-01", wagers_as_street_total = true }]``.  The facts of a hand are the

@@ -430,6 +430,9 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("dead") is not None and g.get("total") is not None:
+            # the total posted and its dead part ("Posts dead $40 dead $15", Absolute 2007): the rest is live
+            g = {**g, "amount": self.a.money_text(self.a.amt(g["total"]) - self.a.amt(g["dead"]))}
         if g.get("dead") is not None:
             # "posts dead blind [$1 + $2]" (888): a dead part, then a live big blind unless it is 0
             self.a.post(g["player"], "dead blind", g["dead"])

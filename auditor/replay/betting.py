@@ -251,7 +251,7 @@ class Replay:
                 return e.amount
             if isinstance(e, M.Post):
                 posted[e.player] = posted.get(e.player, 0) + e.amount
-        if h.structure == "FL" and h.site == "pokerstars" and h.small_blind:
+        if h.structure == "FL" and (h.site == "pokerstars" or facts.limit_stakes_are_bets) and h.small_blind:
             return h.small_blind
         if h.big_blind:
             return h.big_blind
