@@ -543,6 +543,7 @@ class PegVisitor:
         fees: list[tuple[str, int]] = []
         rake: int | None = None
         unit = 1
+        fee_rake = False  # several rake parts (PKR: one line per raked pot) add up
         for name, g in parts:
             if name.startswith("total_head"):
                 total = a.amt(g["total"])
@@ -554,7 +555,8 @@ class PegVisitor:
             elif name.startswith("total_fee"):
                 label = g["label"].lower().replace(" ", "_")
                 if label == "rake":
-                    rake = a.amt(g["amount"])
+                    rake = ((rake or 0) if fee_rake else 0) + a.amt(g["amount"])
+                    fee_rake = True
                 elif label == "stp" and any(isinstance(e, M.CashDrop) for e in a.events):
                     pass  # "Splash the pot": the house's money added to the pot (its drop line), not a fee
                 else:
