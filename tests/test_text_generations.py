@@ -109,3 +109,77 @@ def test_2007_posts_dead_prints_the_total_then_the_dead_part() -> None:
     # a dead part of $25 would leave $15 live: the raise to $50 then adds $35, and the total is off
     bad, _n = edit(lines, "P0KEHER - Posts dead $40 dead $15", "P0KEHER - Posts dead $40 dead $25")
     assert {c for c, _ in codes(bad)} & {"A002", "A010", "B007", "B009"}
+
+
+# ------------------------------------------------------------------ house rules as profile options
+
+
+def audit_with(lines: list[str], rules: str) -> list[tuple[str, int | None]]:
+    """The findings of the hand of ``lines`` judged by the rule profile ``rules``."""
+    from auditor import model as M
+    from auditor.audit import audit_hand
+    from auditor.formats import parse_text
+    from auditor.profiles import PROFILES
+
+    hands = [h for h in parse_text("\n".join(lines)) if isinstance(h, M.Hand)]
+    return [(f.code, f.line) for h in hands for f in audit_hand(h, PROFILES[rules]).findings]
+
+
+def test_pkr_disconnection_protection_limits_the_win_to_the_stake() -> None:
+    # Player5, disconnected all-in for $0.04 against Player1, wins $0.04 of the $0.17 pot; the rest
+    # goes to Player1 (profile pkr: disconnect_win_limit = "stake_times_opponents")
+    lines = site_fixture("pkr", "cash_nlhe_disconnection_protection")
+    assert codes(lines) == []
+    win = next(x for x in lines if x.startswith("Player5 wins $0.04, disconnection protection limited"))
+    # the whole pot to the disconnected player, as an ordinary all-in would have it: wrong at PKR
+    bad, n = edit(lines, win, "Player5 wins $0.17 with: One Pair: 7s")
+    bad, m = edit(bad, "Player1 wins $0.13", "Player1 wins $0.00")
+    assert {("A004", n), ("A004", m)} <= set(codes(bad))
+    # a cent moved from the limited share to the rest is still caught
+    bad, n = edit(lines, win, win.replace("wins $0.04", "wins $0.03"))
+    bad, m = edit(bad, "Player1 wins $0.13", "Player1 wins $0.14")
+    assert {n, m} <= {line for _c, line in codes(bad)}
+    # judged by the TDA book (no disconnection limit), the record's payout is a wrong one
+    assert {c for c, _ in audit_with(lines, "tda")} == {"A004"}
+
+
+def test_pkr_odd_cent_of_a_tie_goes_to_the_last_player_after_the_button() -> None:
+    # button seat 7; seats 8 and 9 tie a $0.29 pot: seat 9 (last clockwise) gets $0.15
+    lines = site_fixture("pkr", "cash_nlhe_tie_odd_cent")
+    assert codes(lines) == []
+    a = next(x for x in lines if "ties, and wins $0.15" in x)
+    b = next(x for x in lines if "ties, and wins $0.14" in x)
+    bad, n = edit(lines, a, a.replace("$0.15", "$0.14"))
+    bad, m = edit(bad, b, b.replace("$0.14", "$0.15"))
+    assert {("A006", n), ("A006", m)} <= set(codes(bad))
+    assert "A006" in {c for c, _ in audit_with(lines, "tda")}
+
+
+def test_pkr_taking_rake_is_read_into_the_rake() -> None:
+    # "Taking Rake of $0.03 from pot 1": a rake of $0.01 leaves $0.02 nobody was paid
+    lines = site_fixture("pkr", "cash_nlhe_tie_odd_cent")
+    bad, n = edit(lines, "Taking Rake of $0.03 from pot 1", "Taking Rake of $0.01 from pot 1")
+    assert first(bad, "A010") == n
+
+
+def test_everest_fixed_limit_raise_over_a_short_all_in_is_a_bet_above_it() -> None:
+    # 150/300: a full raise to $450, "raises to $520.00, and is all-in" (70: less than half a bet),
+    # then "raises to $670.00": a full bet above the all-in, as Everest deals it (profile option
+    # fl_raise_over_short_all_in = "all_in", for the EverestPoker brand of PokerTracker's conversions)
+    lines = pt("everest_fl_raise_over_short_allin")
+    assert codes(lines) == []
+    bad, n = edit(lines, "Player4 raises to $670.00", "Player4 raises to $620.00")
+    assert first(bad, "B009") == n
+    # the TDA book makes it a full bet above the last full bet ($600): the record breaks that one
+    assert "B009" in {c for c, _ in audit_with(lines, "tda")}
+
+
+def test_brand_rules_apply_to_their_brand_only() -> None:
+    from auditor.profiles import PROFILES, profile_from_mapping
+
+    p = PROFILES["pokertracker"]
+    assert p.fl_raise_over_short_all_in == "full_level"
+    assert p.for_brand("EverestPoker").fl_raise_over_short_all_in == "all_in"
+    assert p.for_brand("Uncalled") is p and p.for_brand(None) is p
+    with pytest.raises(ValueError, match="unknown settings"):
+        profile_from_mapping("x", {"brand_rules": {"B": {"no_such_option": 1}}})
