@@ -183,3 +183,28 @@ def test_brand_rules_apply_to_their_brand_only() -> None:
     assert p.for_brand("Uncalled") is p and p.for_brand(None) is p
     with pytest.raises(ValueError, match="unknown settings"):
         profile_from_mapping("x", {"brand_rules": {"B": {"no_such_option": 1}}})
+
+
+# ------------------------------------------------------------------ Cake Coin Flip tournaments
+
+NBSP = "\u00a0"  # Cake groups thousands with a no-break space ("1 500 in chips")
+
+
+def test_cake_coin_flip_stacks_are_all_in_before_the_cards() -> None:
+    # a Coin Flip tournament prints seats, cards, board and "Hero wins 3 000": both equal stacks
+    # are read as derived all-in antes, and the cards decide who wins them
+    lines = site_fixture("cake", "tournament_coin_flip")
+    assert codes(lines) == []
+    win = f"Hero wins 3{NBSP}000 with Two Pairs Tens and Fours"
+    bad, n = edit(lines, win, win.replace("Hero", "Player0"))
+    assert first(bad, "A004") == n
+    bad, n = edit(lines, win, win.replace(f"3{NBSP}000", f"3{NBSP}100"))
+    assert first(bad, "A010") == n
+
+
+def test_cake_coin_flip_with_unequal_stacks_is_not_derived() -> None:
+    # unequal stacks would need a reading the record does not give: nothing is derived, and the
+    # hand is judged as printed (the missing actions are reported)
+    lines = site_fixture("cake", "tournament_coin_flip")
+    bad, _n = edit(lines, f"Seat 8: Player0 (1{NBSP}500 in chips)", f"Seat 8: Player0 (1{NBSP}200 in chips)")
+    assert "B011" in {c for c, _ in codes(bad)}

@@ -705,7 +705,22 @@ class HandAssembler:
                 return "omaha5" if game == "omaha" else "omaha5_hilo"
         return game
 
+    def _unprinted_all_ins(self) -> None:
+        """Every stack all-in before the cards, unprinted (export fact ``all_in_before_cards``): derived
+        all-in antes of each seat's whole stack, at its seat line, when the hand prints no post and no
+        action and every seat starts with the same stack (the only reading of such a hand)."""
+        pattern = self.export.all_in_before_cards
+        name = str(self.facts.get("tournament_name") or "")
+        if not pattern or not re.search(pattern, name) or len(self.seats) < 2:
+            return
+        if any(isinstance(e, M.Post | M.Action) for e in self.events) or len({s.stack for s in self.seats}) != 1:
+            return
+        posts = [M.Post(line=s.line, col=1, street="preflop", run=1, player=s.player, kind="ante", amount=s.stack,
+                        all_in=True, derived=True) for s in self.seats if s.stack > 0]  # fmt: skip
+        self.events[:0] = posts
+
     def build(self) -> M.Hand:
+        self._unprinted_all_ins()
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")

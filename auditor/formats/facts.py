@@ -119,6 +119,11 @@ class ExportFacts:
     # a fixed-limit header prints the small and big bets ("Holdem  Normal $200/$400", Absolute), not the
     # blinds: the small bet is the big blind's nominal size, whatever a short all-in big blind posts
     limit_stakes_are_bets: bool = False
+    # a tournament whose name matches this pattern puts every stack all-in before the cards without
+    # printing it (Cake's "Coin Flip" tournaments: seats, hole cards, board and the winner's "wins
+    # 3 000", no post and no action line).  A hand of it that prints no post and no action, whose
+    # seats all start with the same stack, is read with each whole stack as a derived all-in ante
+    all_in_before_cards: str | None = None
     # generations of one export told apart by the hand's date: ((since, until, ((fact, value), ..)), ..),
     # year-months, since inclusive and until exclusive (either may be empty); a card writes them
     # ``eras = [{ until = "2012-01", wagers_as_street_total = true }]``.  The facts of a hand are the
