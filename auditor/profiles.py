@@ -176,7 +176,8 @@ def profile_from_mapping(name: str, data: dict[str, Any]) -> Profile:
     if unknown:
         raise ValueError(f"profile {name}: unknown settings {unknown}")
     for brand, values in data.get("brand_rules", {}).items():
-        wrong = sorted(set(values) - known - {"brand_rules"} | ({"name", "title", "citations", "brand_rules"} & set(values)))
+        reserved = {"name", "title", "citations", "brand_rules"}
+        wrong = sorted((set(values) - known) | (reserved & set(values)))
         if wrong:
             raise ValueError(f"profile {name}: unknown settings {wrong} for brand {brand}")
     if "rake_rate" in data:

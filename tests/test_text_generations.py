@@ -9,6 +9,8 @@ pay the uncalled part inside the winner's share; the 2016 ones return it silentl
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from auditor.formats.facts import ExportFacts
@@ -208,3 +210,44 @@ def test_cake_coin_flip_with_unequal_stacks_is_not_derived() -> None:
     lines = site_fixture("cake", "tournament_coin_flip")
     bad, _n = edit(lines, f"Seat 8: Player0 (1{NBSP}500 in chips)", f"Seat 8: Player0 (1{NBSP}200 in chips)")
     assert "B011" in {c for c, _ in codes(bad)}
+
+
+# ------------------------------------------------ across hands: PokerTracker's Merge and iPoker conversions
+
+
+def session_findings(tmp_path: Path, name: str, *edits: tuple[str, str]) -> list[tuple[str, str]]:
+    """The T-findings of a fixture session, each line equal to an edit's old text replaced by its new one."""
+    from tests.test_continuity import rows_of, t_findings
+
+    lines = pt(name)
+    for old, new in edits:
+        lines = [new if x == old else x for x in lines]
+    p = tmp_path / f"{name}.txt"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [(f.code, f.hand_id or "") for f in t_findings(rows_of(p))]
+
+
+def test_merge_conversion_dead_button_printed_on_the_small_blind(tmp_path: Path) -> None:
+    # hand ..823: the small blind's player left; the converter prints DEALER on seat 9, which posts
+    # the small blind (a dead button on seat 8); hand ..824 has DEALER on seat 9 again: the button
+    # moved from 8 to 9, and no T005
+    assert session_findings(tmp_path, "merge_dead_button_session") == []
+    # the same session with hand ..823's DEALER printed on the big blind (seat 1), where no dead button
+    # can be: the button then skips to seat 9 in hand ..824, and that is still caught
+    seat9, seat1 = "Seat 9: Player3 ($42.44 in chips)", "Seat 1: Player0 ($83.77 in chips)"
+    name = "merge_dead_button_session"
+    bad = session_findings(tmp_path, name, (seat9 + " DEALER", seat9), (seat1, seat1 + " DEALER"))
+    assert [c for c in bad if c[0] == "T005"] == [("T005", "3047310402824")]
+
+
+def test_ipoker_conversion_table_move_in_one_printed_table(tmp_path: Path) -> None:
+    # the converter prints one table for the whole tournament: Player62 moves from seat 5 to seat 2
+    # of another table (new players) and pays blinds there in hands not in the file: no T003
+    assert session_findings(tmp_path, "ipoker_mtt_table_move") == []
+    # in the same seat, the missing 120 chips are still a finding
+    bad = session_findings(
+        tmp_path,
+        "ipoker_mtt_table_move",
+        ("Seat 2: Player62 ($5,580.00 in chips)", "Seat 5: Player62 ($5,580.00 in chips)"),
+    )
+    assert ("T003", "3616973190") in bad

@@ -719,6 +719,16 @@ class HandAssembler:
                         all_in=True, derived=True) for s in self.seats if s.stack > 0]  # fmt: skip
         self.events[:0] = posts
 
+    def _dealer_posts_small_blind(self, button: str) -> bool:
+        """Whether the seat printed as the dealer posts the small blind with three or more players in."""
+        dealer = next((s.player for s in self.seats if str(s.seat) == button.strip()), None)
+        seated = [s for s in self.seats if not s.sitting_out]
+        return (
+            dealer is not None
+            and len(seated) >= 3
+            and any(isinstance(e, M.Post) and e.kind == "small_blind" and e.player == dealer for e in self.events)
+        )
+
     def build(self) -> M.Hand:
         self._unprinted_all_ins()
         f = self.facts
@@ -747,6 +757,8 @@ class HandAssembler:
             button = None
         if f.get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
+        if button and self.export.dead_button_printed_on_small_blind and self._dealer_posts_small_blind(str(button)):
+            button = None  # a dead button the converter printed on the small blind (export fact)
         structure = V.structure_of(f.get("structure", ""))
         if structure == "MIXED" and "structure_unprinted" in f:
             structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")

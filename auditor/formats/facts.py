@@ -124,6 +124,11 @@ class ExportFacts:
     # 3 000", no post and no action line).  A hand of it that prints no post and no action, whose
     # seats all start with the same stack, is read with each whole stack as a derived all-in ante
     all_in_before_cards: str | None = None
+    # a converter that cannot place the button on an empty seat (a dead button) prints DEALER on the
+    # small blind's seat instead (PokerTracker's Merge conversions: "Seat 9: Player3 ($42.44 in chips)
+    # DEALER", then "Player3: Post SB $0.50", with eight players): in a hand of three or more players
+    # whose DEALER posts the small blind the button's seat is not known, and is read as unset
+    dead_button_printed_on_small_blind: bool = False
     # generations of one export told apart by the hand's date: ((since, until, ((fact, value), ..)), ..),
     # year-months, since inclusive and until exclusive (either may be empty); a card writes them
     # ``eras = [{ until = "2012-01", wagers_as_street_total = true }]``.  The facts of a hand are the

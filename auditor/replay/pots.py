@@ -209,7 +209,13 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     rake = claim.rake or 0 if claim else 0
     if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
         rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
-    elif claim is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament and not t.hand.cancelled:
+    elif (
+        claim is None
+        and t.facts.rake_unprinted_is_remainder
+        and not t.facts.prints_total_pot
+        and not t.hand.is_tournament
+        and not t.hand.cancelled
+    ):
         # no total and no rake printed: the rake is what the pots leave after the winnings (less
         # the uncalled parts the winnings pay back)
         back = sum(expected_returns.values()) if not t.facts.prints_uncalled and t.facts.uncalled_in_collect else 0
@@ -375,7 +381,7 @@ def _limit_disconnected(t: Trace, pt: PotTrace, profile: Profile, pot: Pot, run:
         others = [n for n in pot.eligible if n not in allowance]
         contenders = others if len(others) == 1 else [n for n in others if n in shown]
         board = pt.boards.get(run, ())
-        if over and not contenders or (over and len(contenders) > 1 and len(board) < 5):
+        if over and (not contenders or (len(contenders) > 1 and len(board) < 5)):
             over = {}  # nobody to take the rest: the award stands as the cards give it
         for w, s in a.shares:
             if w in allowance:
@@ -385,13 +391,13 @@ def _limit_disconnected(t: Trace, pt: PotTrace, profile: Profile, pot: Pot, run:
             continue
         excess = sum(over.values())
         shares = tuple((w, s - over.get(w, 0)) for w, s in a.shares)
-        out.append(replace(a, amount=a.amount - excess, shares=shares, why=f"{a.why}, limited by disconnection protection"))
+        why = f"{a.why}, limited by disconnection protection"
+        out.append(replace(a, amount=a.amount - excess, shares=shares, why=why))
         if len(contenders) == 1:
             rest = [Award(pot.label, run, a.half, excess, (contenders[0],), ((contenders[0], excess),), "")]
         else:
             rest = _award_share(t, pot, run, excess, contenders, board, profile, shown)
-        why = "the rest, to the next best hand (disconnection protection)"
-        out.extend(replace(b, why=why) for b in rest)
+        out.extend(replace(b, why="the rest, to the next best hand (disconnection protection)") for b in rest)
     return out
 
 
