@@ -216,10 +216,12 @@ def test_cake_coin_flip_with_unequal_stacks_is_not_derived() -> None:
 
 
 def session_findings(tmp_path: Path, name: str, *edits: tuple[str, str]) -> list[tuple[str, str]]:
-    """The T-findings of a fixture session, each line equal to an edit's old text replaced by its new one."""
+    """The T-findings of a session of ``fixtures/exports/pokertracker/``, each line equal to an
+    edit's old text replaced by its new one."""
+    from tests.conftest import FIXTURES
     from tests.test_continuity import rows_of, t_findings
 
-    lines = pt(name)
+    lines = (FIXTURES / "exports" / "pokertracker" / f"{name}.txt").read_text("utf-8").splitlines()
     for old, new in edits:
         lines = [new if x == old else x for x in lines]
     p = tmp_path / f"{name}.txt"
