@@ -14,12 +14,38 @@ from pathlib import Path
 import pytest
 
 from auditor.formats.facts import ExportFacts
-from tests.format_helpers import edit, first, site_fixture
+from tests.conftest import FIXTURES
+from tests.format_helpers import edit, first
 from tests.test_mutations import audit_text
+
+#: the fixture hands of these classes (real corpus hands, one per file, with their golden event logs):
+#: kept apart from fixtures/sites, whose audit is the README's transcript
+EXPORTS = FIXTURES / "exports"
+HANDS = sorted(p for p in EXPORTS.glob("*/*.txt") if p.with_suffix(".golden.json").exists())
+
+
+def site_fixture(site: str, name: str) -> list[str]:
+    return (EXPORTS / site / f"{name}.txt").read_text("utf-8").splitlines()
 
 
 def pt(name: str) -> list[str]:
     return site_fixture("pokertracker", name)
+
+
+@pytest.mark.parametrize("path", HANDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_fixture_hand_matches_its_golden_and_audits_clean(path: Path, update_golden: bool) -> None:
+    from tests.test_golden import render
+
+    golden = path.with_suffix(".golden.json")
+    got = render(path)
+    if update_golden:
+        golden.write_text(got, "utf-8")
+    assert got == golden.read_text("utf-8")
+    assert codes(path.read_text("utf-8").splitlines()) == []
+
+
+def test_the_class_fixtures_are_all_there() -> None:
+    assert len(HANDS) == 8
 
 
 def codes(lines: list[str]) -> list[tuple[str, int | None]]:

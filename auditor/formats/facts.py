@@ -150,8 +150,10 @@ class ExportFacts:
 
     def at(self, date: object) -> ExportFacts:
         """The facts of a hand printed on ``date`` (its eras applied; unchanged without a date)."""
+        if not self.eras:
+            return self
         month = month_of(date)
-        if not self.eras or month is None:
+        if month is None:
             return self
         over: dict[str, Any] = {}
         for since, until, values in self.eras:
