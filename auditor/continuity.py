@@ -267,7 +267,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
     at = place.gather(ex["_r"])
     seats = (
-        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
+        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at),
+                        tourney=hd["tournament_id"].gather(at).is_not_null())
         .lazy()
         .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
@@ -297,12 +298,19 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
                             for c in ("final", "added", "active", "collected", "seat")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
+    # a tournament player in another seat of the "same" table was moved to another table (a record
+    # that prints one table for the whole tournament: PokerTracker's iPoker conversions): the chips
+    # they paid at the other table are in no hand of this one; not judged
+    moved = pl.col("tourney") & (pl.col("seat") != pl.col("prev_seat"))
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
     rake_like = (d < 0) & (-d * 10 <= pl.col("prev_collected").fill_null(0))
     sd = sd.with_columns(
         d=d,
-        skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
+        skip=pl.col("added").fill_null(False)
+        | pl.col("prev_added").fill_null(False)
+        | rake_like.fill_null(False)
+        | moved.fill_null(False),
     )
     active = pl.col("active").fill_null(False)
     per = (

@@ -23,6 +23,9 @@ FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap"
 MinRaiseBase = Literal["current_bet", "full_level"]
 StudOpenPair = Literal["stud_high", "none"]
 DrawReshuffle = Literal["discards", "none"]
+OddChip = Literal["first_after_button", "last_after_button"]
+DisconnectLimit = Literal["none", "stake_times_opponents"]
+FlShortAllInRaise = Literal["full_level", "all_in"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,32 @@ class Profile:
     stud_open_pair: StudOpenPair = "stud_high"
     # draw: when the stub runs out, the discards are shuffled to make a new stub ("none": never)
     draw_reshuffle: DrawReshuffle = "discards"
+    # a tie's odd chip: to the first tied player clockwise from the button (TDA 2024 Rule 20-A), or
+    # to the last (PKR: both of its corpus ties with an odd cent pay it so)
+    odd_chip: OddChip = "first_after_button"
+    # a player the site keeps in the hand all-in after a disconnection ("disconnection protection")
+    # wins at most what they put in times the number of players still in against them; the rest of
+    # the pot goes to the next best hand ("stake_times_opponents": PKR, "wins $0.04, disconnection
+    # protection limited from $0.17"); "none": an ordinary all-in
+    disconnect_win_limit: DisconnectLimit = "none"
+    # fixed limit: a raise over an all-in raise of less than half a bet is a full bet above the last
+    # full bet ("full_level": TDA 2024 Rule 47-B, Robert's Rules Betting and Raising 6) or a full bet
+    # above the all-in ("all_in": Everest deals "raises to $670.00" over "raises to $520.00, and is
+    # all-in" after a full raise to $450 at 150/300)
+    fl_raise_over_short_all_in: FlShortAllInRaise = "full_level"
     citations: dict[str, str] = field(default_factory=dict)
+    # the house rules of one brand of the format where they differ from the format's (a converter's
+    # record of several sites: PokerTracker's conversions of Everest deal Everest's rules), from a
+    # card's ``[profile.brand_rules.NAME]``: brand name -> settings
+    brand_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def for_brand(self, brand: str | None) -> Profile:
+        """This profile with the house rules of ``brand`` (the hand's brand) applied, if it has any."""
+        if brand and self.brand_rules:
+            for name, values in self.brand_rules.items():
+                if name.lower() == brand.lower():
+                    return replace(self, brand_rules={}, **values)
+        return self
 
     def cite(self, code: str) -> str:
         return self.citations.get(code) or self.citations.get(code[0], self.title)
@@ -147,6 +175,11 @@ def profile_from_mapping(name: str, data: dict[str, Any]) -> Profile:
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"profile {name}: unknown settings {unknown}")
+    for brand, values in data.get("brand_rules", {}).items():
+        reserved = {"name", "title", "citations", "brand_rules"}
+        wrong = sorted((set(values) - known) | (reserved & set(values)))
+        if wrong:
+            raise ValueError(f"profile {name}: unknown settings {wrong} for brand {brand}")
     if "rake_rate" in data:
         data["rake_rate"] = tuple(data["rake_rate"])
     data.setdefault("name", name)

@@ -92,6 +92,19 @@ instead of the format's house profile adds no pot or award (A) finding
 * **Hi-lo pots won by the same players high and low** (`hilo_identical_even`): WSOP and Robert's
   split such a pot evenly; otherwise each half is split separately (odd chips differ).  This can
   add A007 on such a hand.
+
+House options of one site's profile that no book shares (set in the format card's `[profile]`,
+with the records that show them; a book chosen with `--rules` judges such hands by its own rule
+and reports the site's payout or betting):
+
+* **Disconnection protection** (`disconnect_win_limit`, PKR): a player kept in the hand all-in
+  after a disconnection wins at most what they put in times the players still in against them;
+  the rest goes to the next best hand.  Under a book, A004 on such a hand.
+* **The odd chip of a tie** (`odd_chip`, PKR): to the last tied player clockwise from the button.
+  Under a book, A006 on such a hand.
+* **A fixed-limit raise over an all-in raise of less than half a bet**
+  (`fl_raise_over_short_all_in`, Everest, also for the Everest brand of PokerTracker's
+  conversions through `brand_rules`): a full bet above the all-in.  Under a book, B009.
 """
 
 

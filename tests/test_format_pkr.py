@@ -60,10 +60,10 @@ def test_fixture_hands_audit_clean(name: str) -> None:
 
 
 def test_collected_more_than_was_put_in_is_a010() -> None:
-    # $0.72 was put in (Hero's uncalled $0.24 went back silently, and PKR's rake line is not read:
-    # the share is only bounded by what was put in)
-    lines, n = edit(fixture("cash_nlhe_showdown_rake"), "Hero wins $0.44", "Hero wins $0.80")
-    assert first(lines, "A010") == n
+    # $0.72 was put in (Hero's uncalled $0.24 went back silently) and PKR's "Taking Rake of $0.04"
+    # is read: the pot less the rake is $0.44; the money check reports at the rake line
+    lines, _n = edit(fixture("cash_nlhe_showdown_rake"), "Hero wins $0.44", "Hero wins $0.80")
+    assert first(lines, "A010") == lines.index("Taking Rake of $0.04 from pot 1") + 1
 
 
 def test_a_return_printed_beyond_the_bet_is_a010() -> None:

@@ -218,11 +218,10 @@ KNOWN_DISAGREEMENTS.update(
 # hhaudit has it (fpdb's -28 counts the $0.04 call as added); Hero posts $0.04, raises to $0.16
 # and to $0.72 and folds: $0.92 (fpdb's -88 leaves out the posted $0.04).  Player3 "wins $3.66":
 # the old fpdb books no winnings for him.  The rake is printed per pot ("Taking Rake of $0.40 from
-# pot 1"), which hhaudit does not read (no total pot is printed): PotClaim is None.
+# pot 1"): hhaudit reads it (summed over the pots) and agrees with fpdb's 40.
 _PKR = "pkr/cash-flop/fpdb3/NLHE-2max-USD-0.02-0.04-200903.All-in.on.turn.txt"
 KNOWN_DISAGREEMENTS.update(
     {
-        (_PKR, HP, HAND, "rake"): (None, 40, "PKR's per-pot rake line is not read (no total pot printed)"),
         (_PKR, HP, "Hero", "totalProfit"): (-92, -88, "fpdb leaves out Hero's posted $0.04"),
         (_PKR, HP, "Player2", "totalProfit"): (-20, -28, "PKR prints calls as the street total; fpdb adds them"),
         (_PKR, HP, "Player3", "winnings"): (366, 0, "the old fpdb books no winnings for 'Player3 wins $3.66'"),

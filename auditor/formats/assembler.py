@@ -165,6 +165,7 @@ class HandAssembler:
             fmt = REGISTRY.get(self.format)
             if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
                 self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+        self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:
         """Whether this hand's "raises X to Y" leaves out the raiser's earlier voluntary chips on
@@ -326,6 +327,8 @@ class HandAssembler:
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
         prev = self.street_bet.get(player, 0)
+        if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
+            to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
             return
@@ -702,7 +705,32 @@ class HandAssembler:
                 return "omaha5" if game == "omaha" else "omaha5_hilo"
         return game
 
+    def _unprinted_all_ins(self) -> None:
+        """Every stack all-in before the cards, unprinted (export fact ``all_in_before_cards``): derived
+        all-in antes of each seat's whole stack, at its seat line, when the hand prints no post and no
+        action and every seat starts with the same stack (the only reading of such a hand)."""
+        pattern = self.export.all_in_before_cards
+        name = str(self.facts.get("tournament_name") or "")
+        if not pattern or not re.search(pattern, name) or len(self.seats) < 2:
+            return
+        if any(isinstance(e, M.Post | M.Action) for e in self.events) or len({s.stack for s in self.seats}) != 1:
+            return
+        posts = [M.Post(line=s.line, col=1, street="preflop", run=1, player=s.player, kind="ante", amount=s.stack,
+                        all_in=True, derived=True) for s in self.seats if s.stack > 0]  # fmt: skip
+        self.events[:0] = posts
+
+    def _dealer_posts_small_blind(self, button: str) -> bool:
+        """Whether the seat printed as the dealer posts the small blind with three or more players in."""
+        dealer = next((s.player for s in self.seats if str(s.seat) == button.strip()), None)
+        seated = [s for s in self.seats if not s.sitting_out]
+        return (
+            dealer is not None
+            and len(seated) >= 3
+            and any(isinstance(e, M.Post) and e.kind == "small_blind" and e.player == dealer for e in self.events)
+        )
+
     def build(self) -> M.Hand:
+        self._unprinted_all_ins()
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
@@ -729,6 +757,8 @@ class HandAssembler:
             button = None
         if f.get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
+        if button and self.export.dead_button_printed_on_small_blind and self._dealer_posts_small_blind(str(button)):
+            button = None  # a dead button the converter printed on the small blind (export fact)
         structure = V.structure_of(f.get("structure", ""))
         if structure == "MIXED" and "structure_unprinted" in f:
             structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")

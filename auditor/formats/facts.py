@@ -10,6 +10,7 @@ Winamax prints no "Uncalled bet" line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
@@ -110,6 +111,29 @@ class ExportFacts:
     # stud street markers name the street before the one they deal (Kings Club: no marker before
     # third street's betting, then "*** 3RD STREET ***" deals the fourth card)
     stud_streets_one_early: bool = False
+    # calls and raises are printed as the player's street total, not as the chips they add
+    # (PokerTracker's 2011 conversions of Microgaming: "Hero called - €0.20" from the €0.10 big
+    # blind makes €0.20; the later ones print "called - €0.10"); an all-in line ("went all-in -
+    # €5.46") adds its chips all the same
+    wagers_as_street_total: bool = False
+    # a fixed-limit header prints the small and big bets ("Holdem  Normal $200/$400", Absolute), not the
+    # blinds: the small bet is the big blind's nominal size, whatever a short all-in big blind posts
+    limit_stakes_are_bets: bool = False
+    # a tournament whose name matches this pattern puts every stack all-in before the cards without
+    # printing it (Cake's "Coin Flip" tournaments: seats, hole cards, board and the winner's "wins
+    # 3 000", no post and no action line).  A hand of it that prints no post and no action, whose
+    # seats all start with the same stack, is read with each whole stack as a derived all-in ante
+    all_in_before_cards: str | None = None
+    # a converter that cannot place the button on an empty seat (a dead button) prints DEALER on the
+    # small blind's seat instead (PokerTracker's Merge conversions: "Seat 9: Player3 ($42.44 in chips)
+    # DEALER", then "Player3: Post SB $0.50", with eight players): in a hand of three or more players
+    # whose DEALER posts the small blind the button's seat is not known, and is read as unset
+    dead_button_printed_on_small_blind: bool = False
+    # generations of one export told apart by the hand's date: ((since, until, ((fact, value), ..)), ..),
+    # year-months, since inclusive and until exclusive (either may be empty); a card writes them
+    # ``eras = [{ until = "2012-01", wagers_as_street_total = true }]``.  The facts of a hand are the
+    # card's with the overrides of every era its date falls in (see :meth:`at`)
+    eras: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = ()
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
@@ -120,10 +144,27 @@ class ExportFacts:
             raise ValueError(f"unknown export facts {unknown}; known: {sorted(known)}")
         values = {f.name: getattr(base or cls(), f.name) for f in fields(cls)}
         values.update(data)
+        if "eras" in data:
+            values["eras"] = tuple(_era(e, known) for e in data["eras"])
         return cls(**values)
 
+    def at(self, date: object) -> ExportFacts:
+        """The facts of a hand printed on ``date`` (its eras applied; unchanged without a date)."""
+        if not self.eras:
+            return self
+        month = month_of(date)
+        if month is None:
+            return self
+        over: dict[str, Any] = {}
+        for since, until, values in self.eras:
+            if (not since or month >= since) and (not until or month < until):
+                over.update(values)
+        return replace(self, **over) if over else self
+
     def for_hand(self, hand: Any) -> ExportFacts:
-        """The facts of one hand: a walk with no printed return is judged as a silent-return export."""
+        """The facts of one hand: a walk with no printed return is judged as a silent-return export;
+        the facts of the hand's era (by its date)."""
+        self = self.at(getattr(hand, "start_time", None))
         if not self.silent_returns_in_walks or not self.prints_uncalled:
             return self
         from auditor import model as M
@@ -135,3 +176,21 @@ class ExportFacts:
 
     def described(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def month_of(date: object) -> str | None:
+    """A printed date's year-month ("2011-11") when it starts with the year, else None."""
+    m = re.match(r"\s*(\d{4})[/.-](\d{1,2})", str(date or ""))
+    return f"{m[1]}-{int(m[2]):02d}" if m else None
+
+
+def _era(data: dict[str, Any], known: set[str]) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+    """One ``eras`` entry of a card: its bounds and its fact overrides (checked like ``[facts]``)."""
+    values = {k: v for k, v in data.items() if k not in ("since", "until")}
+    unknown = sorted(set(values) - known | ({"eras"} & set(values)))
+    if unknown:
+        raise ValueError(f"unknown export facts {unknown} in an era; known: {sorted(known - {'eras'})}")
+    for bound in ("since", "until"):
+        if bound in data and not re.fullmatch(r"\d{4}-\d\d", str(data[bound])):
+            raise ValueError(f"an era's {bound} is a year-month like 2012-01, not {data[bound]!r}")
+    return str(data.get("since", "")), str(data.get("until", "")), tuple(sorted(values.items()))

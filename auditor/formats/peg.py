@@ -430,6 +430,9 @@ class PegVisitor:
 
     def on_post(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("dead") is not None and g.get("total") is not None:
+            # the total posted and its dead part ("Posts dead $40 dead $15", Absolute 2007): the rest is live
+            g = {**g, "amount": self.a.money_text(self.a.amt(g["total"]) - self.a.amt(g["dead"]))}
         if g.get("dead") is not None:
             # "posts dead blind [$1 + $2]" (888): a dead part, then a live big blind unless it is 0
             self.a.post(g["player"], "dead blind", g["dead"])
@@ -540,6 +543,7 @@ class PegVisitor:
         fees: list[tuple[str, int]] = []
         rake: int | None = None
         unit = 1
+        fee_rake = False  # several rake parts (PKR: one line per raked pot) add up
         for name, g in parts:
             if name.startswith("total_head"):
                 total = a.amt(g["total"])
@@ -551,7 +555,8 @@ class PegVisitor:
             elif name.startswith("total_fee"):
                 label = g["label"].lower().replace(" ", "_")
                 if label == "rake":
-                    rake = a.amt(g["amount"])
+                    rake = ((rake or 0) if fee_rake else 0) + a.amt(g["amount"])
+                    fee_rake = True
                 elif label == "stp" and any(isinstance(e, M.CashDrop) for e in a.events):
                     pass  # "Splash the pot": the house's money added to the pot (its drop line), not a fee
                 else:

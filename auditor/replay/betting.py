@@ -146,7 +146,7 @@ class Replay:
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
         self.h = hand
-        self.p = profile
+        self.p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
         self.players: dict[str, Player] = {}
         for s in hand.seats:
             if s.player not in self.players:
@@ -251,7 +251,7 @@ class Replay:
                 return e.amount
             if isinstance(e, M.Post):
                 posted[e.player] = posted.get(e.player, 0) + e.amount
-        if h.structure == "FL" and h.site == "pokerstars" and h.small_blind:
+        if h.structure == "FL" and (h.site == "pokerstars" or facts.limit_stakes_are_bets) and h.small_blind:
             return h.small_blind
         if h.big_blind:
             return h.big_blind
@@ -392,7 +392,7 @@ class Replay:
         if self.current_bet == 0:
             return size
         pending = self.current_bet - self.full_level
-        if pending == 0 or 2 * pending >= size:
+        if pending == 0 or 2 * pending >= size or self.p.fl_raise_over_short_all_in == "all_in":
             return self.current_bet + size
         return self.full_level + size
 

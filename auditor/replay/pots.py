@@ -209,6 +209,18 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     rake = claim.rake or 0 if claim else 0
     if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
         rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
+    elif (
+        claim is None
+        and t.facts.rake_unprinted_is_remainder
+        and not t.facts.prints_total_pot
+        and not t.hand.is_tournament
+        and not t.hand.cancelled
+    ):
+        # no total and no rake printed: the rake is what the pots leave after the winnings (less
+        # the uncalled parts the winnings pay back)
+        back = sum(expected_returns.values()) if not t.facts.prints_uncalled and t.facts.uncalled_in_collect else 0
+        won = sum(c.amount for c in t.of(M.Collect)) - back
+        rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
     total_expected = sum(level.values()) + sum(dead.values())
     if t.facts.drop_in_total:
@@ -264,6 +276,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
         pt.hole = shown
     paid: dict[str, int] = defaultdict(int)
     runs = max(pt.boards, default=1) if h.runs > 1 else 1
+    allowance = _disconnect_allowance(t, pt, profile)
     for pot in pots:
         eligible = list(pot.eligible)
         contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
@@ -288,10 +301,14 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
             continue
         if len(contenders) == 1:
             why = "uncontested" if len(eligible) == 1 else "the only hand shown"
-            if record:
-                only = contenders[0]
-                pt.awards.append(Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why))
-            paid[contenders[0]] += pot.net
+            only = contenders[0]
+            for award in _limit_disconnected(t, pt, profile, pot, 1,
+                                             [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)],
+                                             shown, allowance):  # fmt: skip
+                if record:
+                    pt.awards.append(award)
+                for w, a in award.shares:
+                    paid[w] += a
             continue
         if h.game in ("stud", "stud_hilo", "razz", "draw"):
             from auditor.replay.showdown import award_pot  # games without a board
@@ -320,12 +337,68 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                     pt.decided = False
                     pt.notes.append(f"{pot.label}: board of run {r} is incomplete")
                 continue
-            for award in _award_share(t, pot, r, share, contenders, board, profile, shown):
+            won = _award_share(t, pot, r, share, contenders, board, profile, shown)
+            for award in _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance):
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:
                     paid[w] += a
     return dict(paid)
+
+
+def _odd_chip_first(profile: Profile, clockwise: list[str]) -> list[str]:
+    """Tied winners in the order odd chips go, by the profile (first or last after the button)."""
+    return clockwise[::-1] if profile.odd_chip == "last_after_button" else clockwise
+
+
+def _disconnect_allowance(t: Trace, pt: PotTrace, profile: Profile) -> dict[str, int]:
+    """What each player kept in the hand by disconnection protection may win at most (profile
+    ``disconnect_win_limit``): what they put in (less what came back) times the players still in
+    against them; empty when the profile sets no limit or nobody was disconnected."""
+    if profile.disconnect_win_limit == "none":
+        return {}
+    out: dict[str, int] = {}
+    for e in t.of(M.TableEvent):
+        pl = t.players.get(e.player or "")
+        if e.kind != "disconnected_all_in" or pl is None or pl.folded or pl.name in out:
+            continue
+        stake = pt.contributions.get(pl.name, 0) - pt.expected_returns.get(pl.name, 0)
+        opponents = sum(1 for q in t.players.values() if q.name != pl.name and not q.folded and q.seated)
+        out[pl.name] = max(0, stake) * opponents
+    return out
+
+
+def _limit_disconnected(t: Trace, pt: PotTrace, profile: Profile, pot: Pot, run: int, awards: list[Award],
+                        shown: dict[str, tuple[str, ...]], allowance: dict[str, int]) -> list[Award]:  # fmt: skip
+    """The awards of one pot with each disconnection-protected winner held to what they may still
+    win (``allowance``, consumed); the rest goes to the next best hand among the pot's other
+    eligible players (the only one left, or the best shown)."""
+    if not allowance:
+        return awards
+    out: list[Award] = []
+    for a in awards:
+        over = {w: s - allowance[w] for w, s in a.shares if w in allowance and s > allowance[w]}
+        others = [n for n in pot.eligible if n not in allowance]
+        contenders = others if len(others) == 1 else [n for n in others if n in shown]
+        board = pt.boards.get(run, ())
+        if over and (not contenders or (len(contenders) > 1 and len(board) < 5)):
+            over = {}  # nobody to take the rest: the award stands as the cards give it
+        for w, s in a.shares:
+            if w in allowance:
+                allowance[w] -= min(s, allowance[w])
+        if not over:
+            out.append(a)
+            continue
+        excess = sum(over.values())
+        shares = tuple((w, s - over.get(w, 0)) for w, s in a.shares)
+        why = f"{a.why}, limited by disconnection protection"
+        out.append(replace(a, amount=a.amount - excess, shares=shares, why=why))
+        if len(contenders) == 1:
+            rest = [Award(pot.label, run, a.half, excess, (contenders[0],), ((contenders[0], excess),), "")]
+        else:
+            rest = _award_share(t, pot, run, excess, contenders, board, profile, shown)
+        out.extend(replace(b, why="the rest, to the next best hand (disconnection protection)") for b in rest)
+    return out
 
 
 def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str], board: tuple[str, ...],
@@ -336,14 +409,14 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
     if not highs:
         return []
     best = max(highs.values())
-    hi_w = _clockwise(t, [n for n, v in highs.items() if v == best])
+    hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best]))
     lows = {n: low_key(game, shown[n], board) for n in contenders} if game in HILO_GAMES else {}
     lows = {n: v for n, v in lows.items() if v is not None}
     unit = t.facts.odd_chip_unit
     if not lows:
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)), "best hand")]
     best_low = max(lows.values())
-    lo_w = _clockwise(t, [n for n, v in lows.items() if v == best_low])
+    lo_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in lows.items() if v == best_low]))
     if profile.hilo_identical_even and set(hi_w) == set(lo_w):
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)),
                       "the same hands win high and low")]  # fmt: skip
