@@ -24,6 +24,7 @@ from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats import vocab as V
+from auditor.formats import partial
 from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
 
@@ -711,6 +712,7 @@ class HandAssembler:
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
+        seats, partial_extras = partial.complete(self, seats, events)  # a record without seat lines
         slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
         if slots and all(slots) and len(set(slots)) == len(slots):
             # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
@@ -765,5 +767,5 @@ class HandAssembler:
             complete=self.complete,
             cancelled=self.cancelled,
             runs=self.runs,
-            extras={k: str(v) for k, v in f.items() if k in EXTRA_FACTS},
+            extras={**{k: str(v) for k, v in f.items() if k in EXTRA_FACTS}, **partial_extras},
         )

@@ -505,8 +505,9 @@ class PegVisitor:
         line): the seat's result, and a collect of each amount when no award line named the player."""
         self.on_summary_seat(parts, node)
         g = parts[0][1]
-        if g["player"] not in {s.player for s in self.a.seats}:
-            return  # a garbled line names no seated player: nothing to credit
+        if self.a.seats and g["player"] not in {s.player for s in self.a.seats}:
+            return  # a garbled line names no seated player: nothing to credit (a record without
+            # seat lines names its players here: auditor/formats/partial.py)
         if any(isinstance(e, M.Collect) and e.player == g["player"] for e in self.a.events):
             return
         for m in self.g.won_re.finditer(g.get("rest") or ""):

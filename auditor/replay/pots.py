@@ -78,6 +78,9 @@ class PotTrace:
     boards: dict[int, tuple[str, ...]] = field(default_factory=dict)
     hole: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict)  # results rules share (computed once per hand)
+    # a record of the summary alone (auditor/formats/partial.py): nothing put in is printed, so the
+    # printed total is what went in, and only its payout is judged
+    betting_unprinted: bool = False
 
 
 def _clockwise(t: Trace, names: list[str]) -> list[str]:
@@ -229,6 +232,9 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         pt.paid_high = _award(t, pt, profile, gross, record=False)
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
+    if t.hand.extras.get("betting") == "unprinted":
+        pt.betting_unprinted, pt.decided = True, False
+        pt.notes.append("the record prints no betting: the awards are not judged, only that the printed pot is paid out")
     for c in t.of(M.Collect):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):

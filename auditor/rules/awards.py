@@ -107,7 +107,7 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot:
+    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot or pt.betting_unprinted:
         return
     want = _expected_total(t, pt)
     got = pt.claim.total
@@ -454,6 +454,8 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if h.cancelled or not h.complete:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    if pt.betting_unprinted and pt.claim is not None:
+        put_in = pt.claim.total  # the summary alone: what went in is the printed total (P010)
     if pt.claim is None:
         # no total printed (PartyPoker before 2017, 888): the rake is unknown, but no more can come
         # out than was put in
