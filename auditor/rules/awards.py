@@ -379,6 +379,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             kind = "A008"
         elif h.game in _HILO and winners & takers:
             kind = "A007"
+        elif winners == takers and any(len(a.winners) > 1 for a in pt.awards):
+            kind = "A006"  # the tied players paid, but the tie split unevenly beyond the odd chips
         else:
             kind = "A004"
         line, col = _collect_line(t, n)
