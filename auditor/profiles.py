@@ -23,6 +23,7 @@ FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap"
 MinRaiseBase = Literal["current_bet", "full_level"]
 StudOpenPair = Literal["stud_high", "none"]
 DrawReshuffle = Literal["discards", "none"]
+OddChip = Literal["left_of_button", "unjudged"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Profile:
     stud_open_pair: StudOpenPair = "stud_high"
     # draw: when the stub runs out, the discards are shuffled to make a new stub ("none": never)
     draw_reshuffle: DrawReshuffle = "discards"
+    # who gets the odd chips of a tie: one each to the first tied players left of the button
+    # (TDA), or "unjudged": the house's order is not known (any tied player may get one; the split
+    # itself is still judged)
+    odd_chip: OddChip = "left_of_button"
     citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, code: str) -> str:

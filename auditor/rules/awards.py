@@ -345,7 +345,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             got = pt.collected.get(n, 0)
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
     wrong = {n: d for n, d in diffs.items() if d}
-    if not wrong or _split_in_site_units(t, pt):
+    if not wrong or _split_in_site_units(t, pt) or _odd_chips_unjudged(t, pt, wrong):
         return
     winners = {n for n in paid if paid[n]}
     takers = {n for n in pt.collected if pt.collected[n]}
@@ -389,6 +389,27 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             f"{n} collected {money(h, got)}; the rules pay {n} {money(h, want)}. Pots: {_award_text(t, pt)}",
             expected=want, actual=got, player=n, cite=cite,
         )  # fmt: skip
+
+
+def _odd_chips_unjudged(t: Trace, pt: PotTrace, wrong: dict[str, int]) -> bool:
+    """The profile leaves the odd chips' recipients unjudged (``odd_chip = "unjudged"``) and the
+    only differences are odd chips given to other tied players of a pot: each tied player gets
+    their even share plus at most one odd chip (of the site's unit), and nothing is gained or lost
+    overall."""
+    if t.profile.odd_chip != "unjudged" or sum(wrong.values()) != 0:
+        return False
+    unit = t.facts.odd_chip_unit
+    ruled: dict[str, int] = {}  # what the rules pay in the awards, and the range the tie allows
+    lo: dict[str, int] = {}
+    hi: dict[str, int] = {}
+    for a in pt.awards:
+        even = (a.amount // unit // len(a.winners)) * unit
+        odd = len(a.winners) > 1 and a.amount % (unit * len(a.winners)) != 0
+        for w, v in a.shares:
+            ruled[w] = ruled.get(w, 0) + v
+            lo[w] = lo.get(w, 0) + (even if odd else v)
+            hi[w] = hi.get(w, 0) + (even + unit if odd else v)
+    return all(n in ruled and lo[n] <= ruled[n] + d <= hi[n] for n, d in wrong.items())
 
 
 #: stud and draw games: awarded by auditor/replay/showdown.py (not part of the no-flop-no-drop rake rule)
