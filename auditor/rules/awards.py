@@ -8,6 +8,7 @@ Why one module of ~560 lines: the A-codes share one comparison of derived and pr
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Iterator
 
 from auditor import model as M
@@ -15,7 +16,7 @@ from auditor.findings import Finding, Severity, rule
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
-from auditor.replay.pots import PotTrace
+from auditor.replay.pots import Pot, PotTrace
 from auditor.rules.common import flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
@@ -136,17 +137,18 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     printed = [a for _, a in pt.claim.pots]
     line, col = _claim_line(pt, t)
-    layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pt.pots)
-    if len(printed) != len(pt.pots) and _merges_into(printed, pt):
+    pots = _printed_layers(t, pt, printed)
+    layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pots)
+    if len(printed) != len(pots) and _merges_into(printed, pt):
         return  # the site prints a boundary at every all-in, the profile merges them: same money
-    if len(printed) != len(pt.pots):
+    if len(printed) != len(pots):
         yield flag(t, "A003", line, col,
-                      f"{len(printed)} pots are printed; the contributions make {len(pt.pots)} ({layers})",
-                      expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
+                      f"{len(printed)} pots are printed; the contributions make {len(pots)} ({layers})",
+                      expected=[p.amount for p in pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
         return
     taken = 0
     gross = not t.facts.pots_net_of_rake  # each pot printed before rake: it must be its layer
-    for p, got in zip(pt.pots, printed, strict=True):
+    for p, got in zip(pots, printed, strict=True):
         if got != p.amount and (pt.rake + pt.fees == 0 or gross):
             yield flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}; "
@@ -158,12 +160,29 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    within = all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True))
+    within = all(got <= p.amount for p, got in zip(pots, printed, strict=True))
     if not gross and taken != pt.rake + pt.fees and within:
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
                       expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
+
+
+def _printed_layers(t: Trace, pt: PotTrace, printed: list[int]) -> list[Pot]:
+    """The layers as the site prints its pots: in a walk whose uncalled part stays in the pot
+    (export fact ``silent_returns_in_walks``), the main pot keeps it; house money printed as an
+    item of its own ("Main pot €0.15 | STP €0.50", the total being their sum) is not in the main
+    pot."""
+    pots = list(pt.pots)
+    if not pots or pt.claim is None:
+        return pots
+    if t.facts.silent_returns_in_walks and not t.facts.prints_uncalled:  # a walk (ExportFacts.for_hand)
+        kept = sum(max(0, v - pt.printed_returns.get(n, 0)) for n, v in pt.expected_returns.items())
+        pots[-1] = replace(pots[-1], amount=pots[-1].amount + kept)
+    taken = 0 if not t.facts.pots_net_of_rake else pt.rake + pt.fees
+    if pt.house and pots[0].dead >= pt.house and sum(printed) + pt.house + taken == pt.claim.total:
+        pots[0] = replace(pots[0], amount=pots[0].amount - pt.house)
+    return pots
 
 
 def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
