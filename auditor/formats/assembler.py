@@ -525,6 +525,27 @@ class HandAssembler:
                 self._begin_inferred_street(_NEXT_STREET.get(self.street))
         self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
 
+    def redealt(self, player: str, cards: str) -> None:
+        """A draw's whole new hand (OnGame "New hand for Hero: [8h, 9h, 6s, Ah, Jh]" after "Hero
+        changed 2 cards"): the cards kept and the cards drawn, as a PokerStars-style deal ("Dealt to
+        Hero [9h Ah Jh] [8h 6s]"); the drawn cards are the player's draw's when their number is the
+        number it discarded."""
+        new = V.cards_of(cards)
+        last = next((e for e in reversed(self.events) if isinstance(e, M.HoleCards) and e.player == player), None)
+        before = (last.cards + last.new_cards) if last is not None else ()
+        if not before:
+            self.add(M.HoleCards, player=player, cards=new)
+            return
+        kept = tuple(c for c in new if c in before)
+        drawn = tuple(c for c in new if c not in before)
+        for i in range(len(self.events) - 1, -1, -1):
+            e = self.events[i]
+            if isinstance(e, M.Draw) and e.player == player:
+                if not e.cards and e.discarded == len(drawn):
+                    self.events[i] = replace(e, cards=drawn)
+                break
+        self.add(M.HoleCards, player=player, cards=kept, new_cards=drawn)
+
     def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
         """A street marker (``*** FLOP *** [..]``); names that are not streets are ignored."""
         street, run = V.street_of(name)

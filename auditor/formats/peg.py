@@ -451,6 +451,9 @@ class PegVisitor:
 
     def on_dealt(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("redealt") is not None:  # a draw's whole new hand (OnGame "New hand for Hero: [..]")
+            self.a.redealt(g["player"], g["redealt"])
+            return
         self.a.dealt(g["player"], g.get("cards"), g.get("new"))
 
     def on_street(self, parts: Parts, node: Node) -> None:

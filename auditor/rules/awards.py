@@ -74,7 +74,9 @@ def _silent_era(t: Trace) -> bool:
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if t.facts.converted:
+    if t.facts.converted and not _silent_era(t):
+        # (a conversion of a hand from before its site printed returns keeps the site's silence:
+        # PokerTracker 2's export of a 2007 PokerStars hand)
         # the converter's total leaves out what it printed as returned, whatever the uncalled part was
         want += sum(pt.expected_returns.values()) - sum(pt.printed_returns.values())
     elif not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
@@ -336,7 +338,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         # elsewhere the missing return line is A001's finding, not a second one here
         if not t.facts.prints_uncalled and t.facts.silent_return_without_collect and not pt.collected.get(n):
             continue  # returned without a line (888): nothing of it is printed
-        if t.facts.converted:
+        if t.facts.converted and not _silent_era(t):
             # a converter's record: what it did not print as returned (or printed beyond the
             # uncalled part) comes through the collect line
             paid[n] = paid.get(n, 0) + v - pt.printed_returns.get(n, 0)
