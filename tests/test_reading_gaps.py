@@ -55,3 +55,26 @@ def test_pt2_upper_case_export_is_a_conversion() -> None:
 def test_pt2_collect_changed_is_a010() -> None:
     bad = PT2.replace("Feline collected $30.40", "Feline collected $30.50")
     assert ("A010", line_of(bad, "Total pot")) in codes_at(audit_text(bad))
+
+
+KC_RIT = (SITES / "kingsclub" / "draw_nl_27_single_run_twice.txt").read_text("utf-8")
+
+
+def test_kingsclub_draw_run_twice_is_judged_run_by_run() -> None:
+    h = _hand(KC_RIT)
+    assert h.runs == 2
+    shows = [(e.player, e.run) for e in h.events if isinstance(e, M.Show)]
+    assert shows == [("Player2", 1), ("Player4", 1), ("Player4", 2)]
+    assert audit_text(KC_RIT) == []
+
+
+def test_kingsclub_second_run_lost_but_paid_is_a004() -> None:
+    # Player4's second-run hand made king-high: Player2's pat 9-8 low wins that run's half, which
+    # Player4 is paid (a run paid to the wrong player: A004, as on a board run twice)
+    bad = KC_RIT.replace("Run 2: Player4 shows [4c 8d 6h 2h 5c]", "Run 2: Player4 shows [4c 8d 6h 2h Kc]")
+    assert ("A004", line_of(bad, "Player4 wins pot")) in codes_at(audit_text(bad))
+
+
+def test_kingsclub_run_twice_pot_to_the_loser_is_a004() -> None:
+    bad = KC_RIT.replace("Player4 wins pot (2,518)", "Player2 wins pot (2,518)")
+    assert ("A004", line_of(bad, "Player2 wins pot")) in codes_at(audit_text(bad))

@@ -652,8 +652,15 @@ class HandAssembler:
             return hole
         return printed
 
-    def show(self, player: str, cards: str, description: str | None = None) -> None:
-        self.add(M.Show, player=player, cards=self._own_cards(player, V.cards_of(cards)), description=description)
+    def show(self, player: str, cards: str, description: str | None = None, run: int | None = None) -> None:
+        """A show; ``run``: the run it belongs to, where a draw run twice prints each run's hand."""
+        shown = self._own_cards(player, V.cards_of(cards))
+        if run is None:
+            self.add(M.Show, player=player, cards=shown, description=description)
+            return
+        self.runs = max(self.runs, run)
+        self.events.append(M.Show(line=self.line, col=self.col, street=self.street, run=run, player=player,
+                                  cards=shown, description=description))  # fmt: skip
 
     def muck(self, player: str, cards: str | None = None) -> None:
         self.add(M.Muck, player=player, cards=self._own_cards(player, V.cards_of(cards)))

@@ -469,7 +469,8 @@ class PegVisitor:
 
     def on_show(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.show(g["player"], g["cards"], g.get("desc"))
+        run = g.get("run")  # a show of one run of a draw run twice (Kings Club "Run 2: X shows [..]")
+        self.a.show(g["player"], g["cards"], g.get("desc"), run=int(run) if run else None)
 
     def on_muck(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]

@@ -311,7 +311,10 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
         if h.game in ("stud", "stud_hilo", "razz", "draw"):
             from auditor.replay.showdown import award_pot  # games without a board
 
-            won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
+            if h.runs > 1 and h.game == "draw":
+                won = _draw_runs(t, pot, contenders, profile)
+            else:
+                won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
             if won is None:
                 if record:
                     pt.decided = False
@@ -341,6 +344,27 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                 for w, a in award.shares:
                     paid[w] += a
     return dict(paid)
+
+
+def _draw_runs(t: Trace, pot: Pot, contenders: list[str], profile: Profile) -> list[Award] | None:
+    """A draw pot run more than once (Kings Club "Run 1: X shows [..]", "Run 2: X shows [..]"):
+    one share per run, the first taking the odd chip, each to the best hand shown for that run;
+    None when a contender showed no hand for a run."""
+    from auditor.replay.showdown import award_pot
+
+    per_run = {e.player for e in t.of(M.Show) if e.run > 1}  # players who show a hand for each run
+    out: list[Award] = []
+    for r, share in enumerate(run_shares(pot.net, t.hand.runs), start=1):
+        # a player who stood pat shows one hand, the same for every run
+        shown = {e.player: e.cards for e in t.of(M.Show)
+                 if (e.run == r or e.player not in per_run) and known(e.cards)}  # fmt: skip
+        if any(n not in shown for n in contenders):
+            return None
+        won = award_pot(t, pot, share, contenders, shown, profile, lambda names: _clockwise(t, names))
+        if won is None:
+            return None
+        out += [replace(a, run=r) for a in won]
+    return out
 
 
 def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str], board: tuple[str, ...],
