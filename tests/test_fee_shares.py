@@ -33,13 +33,15 @@ def test_bounds_are_the_gross_shares_less_all_fees() -> None:
 
 def test_tied_share_beyond_its_gross_share_is_a006() -> None:
     bad = SPLIT.replace("a187372 collected $6.14", "a187372 collected $5.84").replace(
-        "2a2d730c collected $6.19", "2a2d730c collected $6.49")
+        "2a2d730c collected $6.19", "2a2d730c collected $6.49"
+    )
     assert ("A006", line_of(bad, "2a2d730c collected")) in codes_at(audit_text(bad))
 
 
 def test_run_share_beyond_its_gross_share_is_a008() -> None:
     bad = RIT.replace("7d5a9137 collected $4.95", "7d5a9137 collected $5.20").replace(
-        "dcf2def1 collected $4.96", "dcf2def1 collected $4.71")
+        "dcf2def1 collected $4.96", "dcf2def1 collected $4.71"
+    )
     codes = codes_at(audit_text(bad))
     assert ("A008", line_of(bad, "7d5a9137 collected")) in codes
 

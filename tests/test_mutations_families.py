@@ -96,7 +96,8 @@ def rewrite_amount(h: M.Hand, line: str, value: int, new: int) -> str | None:
         # an XML amount attribute first (not a position="2"), else the last number standing alone
         # (not the digit of a name like "Player2")
         found = list(re.finditer(rf'(?<=amount="){re.escape(tok)}(?=")', line)) or list(
-            re.finditer(rf"(?<![\w.,]){re.escape(tok)}(?![\d])", line))
+            re.finditer(rf"(?<![\w.,]){re.escape(tok)}(?![\d])", line)
+        )
         if found:
             m = found[0] if 'amount="' in line else found[-1]
             return line[: m.start()] + write(new) + line[m.end() :]

@@ -35,7 +35,8 @@ def test_the_tda_order_judges_them() -> None:
 
 def test_two_odd_chips_to_one_player_is_a006() -> None:
     bad = TIE.replace("Player5 collected 87", "Player5 collected 88").replace(
-        "Player6 collected 87", "Player6 collected 86")
+        "Player6 collected 87", "Player6 collected 86"
+    )
     assert ("A006", line_of(bad, "Player5 collected")) in codes_at(audit_text(bad))
 
 

@@ -23,8 +23,8 @@ from typing import Any
 from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
-from auditor.formats import vocab as V
 from auditor.formats import partial
+from auditor.formats import vocab as V
 from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
 

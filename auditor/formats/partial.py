@@ -53,12 +53,15 @@ def complete(a: Any, seats: list[M.Seat], events: list[M.Event]) -> tuple[list[M
                                   sitting_out="is sitting out" in e.text))  # fmt: skip
     derived.sort(key=lambda s: s.seat)
     extras = {STACKS: "unprinted"}
-    lacks = ["no seat lines: the players and seats are read from the summary, their stacks are unknown"
-             if derived else "no seat lines and no summary seats: the players' seats and stacks are unknown"]
+    lacks = [
+        "no seat lines: the players and seats are read from the summary, their stacks are unknown"
+        if derived
+        else "no seat lines and no summary seats: the players' seats and stacks are unknown"
+    ]
     if not any(isinstance(e, M.Post | M.Action) for e in events):
         extras[BETTING] = "unprinted"
         lacks.append("no blinds and no betting: only the printed pot, collects and rake are compared")
-    a.findings.append(F.make("P010", a.path, a.first_line, 1,
-                             "a partial record: " + "; ".join(lacks) + " (stacks and betting not printed are not judged)",
-                             site=a.format, hand_id=a.facts.get("hand_id"), lacks=sorted(extras)))  # fmt: skip
+    message = "a partial record: " + "; ".join(lacks) + " (stacks and betting not printed are not judged)"
+    a.findings.append(F.make("P010", a.path, a.first_line, 1, message, site=a.format,
+                             hand_id=a.facts.get("hand_id"), lacks=sorted(extras)))  # fmt: skip
     return derived, extras

@@ -233,8 +233,13 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
     take = rake + pt.fees
-    if (take > 0 and not printed and t.facts.rake_allocation == "unknown"
-            and t.facts.fees_from_shares and (t.hand.runs > 1 or any(len(a.winners) > 1 for a in pt.awards))):
+    if (
+        take > 0
+        and not printed
+        and t.facts.rake_allocation == "unknown"
+        and t.facts.fees_from_shares
+        and (t.hand.runs > 1 or any(len(a.winners) > 1 for a in pt.awards))
+    ):
         # fees taken from each run's or tied player's share in unprinted proportions (GG): a
         # player is owed at most their share of the pots before rake and fees, and at least that
         # less all of the rake and fees (the total is A010's)
@@ -243,7 +248,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         pt.paid_low = {n: max(0, v - take) for n, v in pt.paid_high.items()}
     if t.hand.extras.get("betting") == "unprinted":
         pt.betting_unprinted, pt.decided = True, False
-        pt.notes.append("the record prints no betting: the awards are not judged, only that the printed pot is paid out")
+        pt.notes.append("the record prints no betting: the awards are not judged, only the payout of the printed pot")
     for c in t.of(M.Collect):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):

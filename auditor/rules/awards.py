@@ -8,8 +8,8 @@ Why one module of ~560 lines: the A-codes share one comparison of derived and pr
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
