@@ -11,9 +11,10 @@ from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
 SITES = FIXTURES / "sites"
-ONGAME_DRAW = (SITES / "ongame" / "draw_new_hand.txt").read_text("utf-8")
-LOWBALL27 = (SITES / "winamax" / "lowball27_triple_draw.txt").read_text("utf-8")
-PT2 = (SITES / "pokerstars" / "pt2_upper_case_export.txt").read_text("utf-8")
+CASES = FIXTURES / "cases"
+ONGAME_DRAW = (CASES / "ongame" / "draw_new_hand.txt").read_text("utf-8")
+LOWBALL27 = (CASES / "winamax" / "lowball27_triple_draw.txt").read_text("utf-8")
+PT2 = (CASES / "pokerstars" / "pt2_upper_case_export.txt").read_text("utf-8")
 
 
 def _hand(text: str) -> M.Hand:

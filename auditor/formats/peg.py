@@ -53,7 +53,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards", "run", "redealt",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
