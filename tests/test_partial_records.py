@@ -81,3 +81,12 @@ def test_observed_betting_is_still_judged() -> None:
 def test_observed_uncalled_return_changed_is_a001() -> None:
     bad = _text("fulltilt_observed_no_stacks.txt").replace("Uncalled bet of $950", "Uncalled bet of $900")
     assert ("A001", line_of(bad, "Uncalled bet")) in codes_at(audit_text(bad))
+
+
+def test_a_head_with_unreadable_seat_lines_is_not_a_partial_record() -> None:
+    # seat lines printed but not readable (a stack with no amount): the hand fails at its seats
+    text = (FIXTURES / "sites" / "fulltilt" / "cash_plo_2010.txt").read_text("utf-8")
+    first_seat = next(line for line in text.splitlines() if line.startswith("Seat "))
+    bad = text.replace(first_seat, first_seat.split(" (")[0] + " (lots)", 1)
+    codes = [f.code for f in audit_text(bad)]
+    assert codes[:1] == ["P001"] and "P010" not in codes, codes
