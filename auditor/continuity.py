@@ -139,7 +139,8 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
     profile = a.profile
     return {
         "start_utc": utc,
-        "seats": seats,
+        # a record that prints no stacks (auditor/formats/partial.py) is not chained
+        "seats": None if h.extras.get("stacks") == "unprinted" else seats,
         "fingerprint": fingerprint_text(lines),
         "chips_ok": chips_ok,
         # a fast-fold pool, or an anonymised table: no continuity to follow

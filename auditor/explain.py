@@ -151,8 +151,11 @@ def _players(
         )
         ok = ok or not award_findings or (named is not None and s.player not in named)
         final = money(h, s.stack - put + ret + got - (silent if got >= should + silent > should else 0))
+        start = money(h, s.stack)
+        if not p.stack_known:  # a record that prints no stacks (auditor/formats/partial.py)
+            start = final = "?"
         returned = money(h, ret) if ret else "–"
-        x.players.append(PlayerRow(s.seat, s.player, money(h, s.stack), money(h, put), returned, money(h, should),
+        x.players.append(PlayerRow(s.seat, s.player, start, money(h, put), returned, money(h, should),
                                    money(h, got), final, status, ok))  # fmt: skip
     for n, v in pt.expected_returns.items():
         lv = sorted(pt.contributions.values(), reverse=True)

@@ -23,7 +23,7 @@ FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap"
 MinRaiseBase = Literal["current_bet", "full_level"]
 StudOpenPair = Literal["stud_high", "none"]
 DrawReshuffle = Literal["discards", "none"]
-OddChip = Literal["first_after_button", "last_after_button"]
+OddChip = Literal["left_of_button", "last_after_button", "unjudged"]
 DisconnectLimit = Literal["none", "stake_times_opponents"]
 FlShortAllInRaise = Literal["full_level", "all_in"]
 
@@ -53,9 +53,11 @@ class Profile:
     stud_open_pair: StudOpenPair = "stud_high"
     # draw: when the stub runs out, the discards are shuffled to make a new stub ("none": never)
     draw_reshuffle: DrawReshuffle = "discards"
-    # a tie's odd chip: to the first tied player clockwise from the button (TDA 2024 Rule 20-A), or
-    # to the last (PKR: both of its corpus ties with an odd cent pay it so)
-    odd_chip: OddChip = "first_after_button"
+    # who gets the odd chips of a tie: one each to the first tied players left of the button
+    # (TDA 2024 Rule 20-A), to the last (PKR: both of its corpus ties with an odd cent pay it so), or
+    # "unjudged": the house's order is not known (any tied player may get one; the split itself is
+    # still judged)
+    odd_chip: OddChip = "left_of_button"
     # a player the site keeps in the hand all-in after a disconnection ("disconnection protection")
     # wins at most what they put in times the number of players still in against them; the rest of
     # the pot goes to the next best hand ("stake_times_opponents": PKR, "wins $0.04, disconnection

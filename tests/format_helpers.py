@@ -4,6 +4,7 @@ folder against an independent count of hand headers, and audits of mutated fixtu
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from auditor.audit import audit_hand
 from auditor.findings import Finding
 from auditor.formats import Chunk, parse_chunk, parse_text
 from auditor.ingest import expand_paths, open_source, read_stream
+from auditor.pipeline import Summary, iter_parsed
 
 
 @dataclass
@@ -25,6 +27,59 @@ class Rate:
     @property
     def rate(self) -> float:
         return self.parsed / self.seen if self.seen else 0.0
+
+
+#: Findings that name a hand that could not be read at all.
+HAND_FAILURES = frozenset({"P001", "P006"})
+
+
+@dataclass
+class FolderRead:
+    """A corpus folder read in full (``iter_parsed``), with its independent hand count."""
+
+    summary: Summary
+    results: list[tuple[M.Hand | None, list[Finding]]]
+    expected: int
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for _h, fs in self.results for f in fs]
+
+
+def every_hand_is_seen_and_parsed(folder: str, site: str, count: Callable[[Path], int], at_least: int, *,
+                                  all_seen: bool = False, all_parsed: bool = False,
+                                  read: tuple[Summary, list[tuple[M.Hand | None, list[Finding]]]] | None = None,
+                                  ) -> FolderRead:  # fmt: skip
+    """The checks every per-format test makes of its corpus folder: the independent count
+    (``count`` of the folder, at least ``at_least``) is the number of hands the registry gave
+    ``site``; seen = parsed + failed; at least 99.5 % of the hands are read with no P002; every hand
+    that failed is named by a P001/P006 finding with a line.  ``all_seen``: every hand of the
+    folder is the site's; ``all_parsed``: every one was read.  ``read``: the folder already read
+    (a module fixture's summary and results).  Returns what was read, for the test's own checks."""
+    from tests.conftest import corpus_dir
+
+    d = corpus_dir(folder)
+    if read is None:
+        summary = Summary()
+        results = list(iter_parsed([str(d)], summary))
+    else:
+        summary, results = read
+    expected = count(d)
+    assert expected >= at_least
+    assert summary.by_site[site] == expected
+    if all_seen:
+        assert summary.hands_seen == expected
+    if all_parsed:
+        assert summary.hands_parsed == expected
+    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
+    clean = sum(1 for h, fs in results if h is not None and h.site == site and not any(f.code == "P002" for f in fs))
+    rate = clean / expected if expected else 1.0
+    print(f"{folder}: {expected} hands, {summary.hands_parsed} parsed, {summary.hands_failed} failed, "
+          f"{clean} with no P002 ({rate:.2%})")  # fmt: skip
+    assert rate >= 0.995
+    failed_named = sum(1 for h, fs in results if h is None and any(f.code in HAND_FAILURES and f.line for f in fs))
+    assert failed_named == summary.hands_failed
+    return FolderRead(summary, results, expected)
 
 
 def decoded(path: Path) -> str:

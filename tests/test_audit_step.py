@@ -28,6 +28,11 @@ SAMPLES = FIXTURES / "samples"
 #: winners are the same players is split evenly by WSOP and Robert's (``hilo_identical_even``),
 #: by hand ranking otherwise; that may add A007 under those books on such a hand.
 BOOK_DIFFERENCES: set[tuple[str, str, str]] = set()
+#: Winamax's house profile leaves the odd chips' recipients unjudged (``odd_chip = "unjudged"``: its
+#: order is not known); a rule book judges them by its own order: A006 on the corpus's one Winamax
+#: tie with odd chips (a three-way split of 260), at its two collects that differ from the book's.
+WINAMAX_ODD_TIE = ("winamax", "tournament-flop/fpdb3/NLHE-EUR-0.92-STT-201207.no.cur.txt",
+                   "119419173368496129-1-1343577528", (45, 47))  # fmt: skip
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -120,4 +125,6 @@ def test_a_rule_book_adds_no_award_finding_on_the_site_fixtures(book: str) -> No
 def test_a_rule_book_adds_no_award_finding_on_the_corpus(book: str) -> None:
     paths = (corpus_dir("pokerstars"), corpus_dir("ggpoker"), corpus_dir("winamax"))
     extra = _a_findings_under(paths, book) - _a_findings_under(paths, "")
-    assert extra <= BOOK_DIFFERENCES, sorted(extra)[:10]
+    folder, rel, hand_id, lines = WINAMAX_ODD_TIE
+    odd_tie = {(str(corpus_dir(folder) / rel), hand_id, line, "A006") for line in lines}
+    assert extra <= BOOK_DIFFERENCES | odd_tie, sorted(extra)[:10]

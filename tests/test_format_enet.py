@@ -14,9 +14,8 @@ import pytest
 
 from auditor.cli import main
 from auditor.formats import REGISTRY
-from auditor.pipeline import Summary, iter_parsed
-from tests.conftest import FIXTURES, corpus_dir
-from tests.format_helpers import decoded, edit, first, site_fixture
+from tests.conftest import FIXTURES
+from tests.format_helpers import decoded, edit, every_hand_is_seen_and_parsed, first, site_fixture
 from tests.test_mutations import audit_text
 
 FOLDER = "enet-peoplesnetwork"
@@ -30,15 +29,9 @@ def independent_count(folder: Path) -> int:
 
 @pytest.mark.corpus
 def test_every_hand_is_seen_and_parsed() -> None:
-    d = corpus_dir(FOLDER)
-    summary = Summary()
-    results = list(iter_parsed([str(d)], summary))
-    expected = independent_count(d)
-    assert expected >= 6
-    assert summary.by_site[SITE] == expected == summary.hands_seen == summary.hands_parsed
-    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
+    r = every_hand_is_seen_and_parsed(FOLDER, SITE, independent_count, 6, all_seen=True, all_parsed=True)
     # every finding is a rule's (the broken files' are listed in tests/corpus_expected/), none a parse one
-    assert [f for _h, fs in results for f in fs if f.code.startswith("P")] == []
+    assert [f for f in r.findings if f.code.startswith("P")] == []
 
 
 def test_card() -> None:

@@ -16,9 +16,8 @@ import pytest
 from auditor import model as M
 from auditor.cli import main
 from auditor.formats import REGISTRY, parse_text
-from auditor.pipeline import Summary, iter_parsed
-from tests.conftest import FIXTURES, corpus_dir
-from tests.format_helpers import decoded
+from tests.conftest import FIXTURES
+from tests.format_helpers import decoded, every_hand_is_seen_and_parsed
 from tests.test_mutations import audit_text
 
 FOLDER = "igt"
@@ -33,15 +32,9 @@ def independent_count(folder: Path) -> int:
 
 @pytest.mark.corpus
 def test_every_hand_is_seen_and_parsed() -> None:
-    d = corpus_dir(FOLDER)
-    summary = Summary()
-    results = list(iter_parsed([str(d)], summary))
-    expected = independent_count(d)
-    assert expected >= 19
-    assert summary.by_site[SITE] == expected == summary.hands_seen == summary.hands_parsed
-    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
+    r = every_hand_is_seen_and_parsed(FOLDER, SITE, independent_count, 19, all_seen=True, all_parsed=True)
     # the only parse finding: the empty file the source keeps (HandActionTests/AllInPreflop.txt)
-    parse = [f for _h, fs in results for f in fs if f.code.startswith("P")]
+    parse = [f for f in r.findings if f.code.startswith("P")]
     assert [(Path(f.path).name, f.code) for f in parse] == [("AllInPreflop.txt", "P003")]
 
 

@@ -20,7 +20,7 @@ from auditor.formats import REGISTRY, parse_text
 from auditor.formats.facts import ExportFacts
 from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import FIXTURES, corpus_dir
-from tests.format_helpers import edit, first, site_fixture
+from tests.format_helpers import edit, every_hand_is_seen_and_parsed, first, site_fixture
 from tests.test_mutations import audit_text
 
 FOLDER = "partypoker"
@@ -28,7 +28,6 @@ SITE = "partypoker"
 HEADER = re.compile(r"^\*{5} Hand History [Ff]or Game \w+ \*{5}", re.M)
 EXPECTED = Path(__file__).parent / "corpus_expected" / f"{FOLDER}.tsv"
 OPEN = Path(__file__).parent / "corpus_expected" / f"{FOLDER}.open.tsv"
-HAND_FAILURES = {"P001", "P006"}
 AUDITED = ("B", "S", "A", "H")
 
 
@@ -58,21 +57,7 @@ def corpus() -> tuple[Summary, list[tuple[object, list[object]]]]:
 
 @pytest.mark.corpus
 def test_every_hand_is_seen_and_parsed(corpus: tuple[Summary, list[tuple[object, list[object]]]]) -> None:
-    summary, results = corpus
-    expected = independent_count(corpus_dir(FOLDER))
-    assert expected > 150
-    assert summary.hands_seen == expected
-    assert summary.by_site[SITE] == expected
-    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
-    clean = sum(1 for hand, fs in results if hand is not None and not any(f.code == "P002" for f in fs))  # type: ignore[attr-defined]
-    rate = clean / expected
-    print(f"{FOLDER}: {expected} hands, {summary.hands_parsed} parsed, {summary.hands_failed} failed, "
-          f"{clean} with no P002 ({rate:.2%})")  # fmt: skip
-    assert rate >= 0.995
-    failed_named = sum(
-        1 for hand, fs in results if hand is None and any(f.code in HAND_FAILURES and f.line for f in fs)
-    )  # type: ignore[attr-defined]
-    assert failed_named == summary.hands_failed
+    every_hand_is_seen_and_parsed(FOLDER, SITE, independent_count, 151, all_seen=True, read=corpus)  # type: ignore[arg-type]
 
 
 # The folder's serious findings are checked against tests/corpus_expected/partypoker.tsv by

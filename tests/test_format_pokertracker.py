@@ -16,7 +16,7 @@ import pytest
 from auditor.cli import main
 from auditor.pipeline import Summary, iter_parsed
 from tests.conftest import FIXTURES, corpus_dir
-from tests.format_helpers import decoded, edit, first, site_fixture
+from tests.format_helpers import decoded, edit, every_hand_is_seen_and_parsed, first, site_fixture
 from tests.test_mutations import audit_text
 
 FOLDER = "pokertracker-converted"
@@ -25,7 +25,6 @@ HEADER = re.compile(
     r"^(?:GAME #\d+|MERGE_GAME #[\d-]+:|Merge Game #\d+-\d+ \||EverestPoker Game #\d+:|\*\* (?:Game ID|Hand #) \d+)",
     re.M,
 )
-HAND_FAILURES = {"P001", "P006"}
 
 
 def independent_count(folder: Path) -> int:
@@ -34,21 +33,7 @@ def independent_count(folder: Path) -> int:
 
 @pytest.mark.corpus
 def test_every_hand_is_seen_and_parsed() -> None:
-    d = corpus_dir(FOLDER)
-    summary = Summary()
-    results = list(iter_parsed([str(d)], summary))
-    expected = independent_count(d)
-    assert expected >= 520
-    assert summary.by_site[SITE] == expected
-    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
-    mine = [(h, fs) for h, fs in results if h is not None and h.site == SITE]
-    clean = sum(1 for _h, fs in mine if not any(f.code == "P002" for f in fs))
-    rate = clean / expected
-    print(f"{FOLDER}: {expected} hands, {summary.hands_parsed} parsed, {summary.hands_failed} failed, "
-          f"{clean} with no P002 ({rate:.2%})")  # fmt: skip
-    assert rate >= 0.995
-    failed_named = sum(1 for h, fs in results if h is None and any(f.code in HAND_FAILURES and f.line for f in fs))
-    assert failed_named == summary.hands_failed
+    every_hand_is_seen_and_parsed(FOLDER, SITE, independent_count, 520)
 
 
 @pytest.mark.corpus

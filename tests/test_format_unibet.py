@@ -14,9 +14,8 @@ import pytest
 
 from auditor.cli import main
 from auditor.formats import REGISTRY
-from auditor.pipeline import Summary, iter_parsed
-from tests.conftest import FIXTURES, corpus_dir
-from tests.format_helpers import decoded, edit, first, site_fixture
+from tests.conftest import FIXTURES
+from tests.format_helpers import decoded, edit, every_hand_is_seen_and_parsed, first, site_fixture
 from tests.test_mutations import audit_text
 
 FOLDER = "unibet"
@@ -31,14 +30,8 @@ def independent_count(folder: Path) -> int:
 
 @pytest.mark.corpus
 def test_every_hand_is_seen_and_parsed_with_no_finding() -> None:
-    d = corpus_dir(FOLDER)
-    summary = Summary()
-    results = list(iter_parsed([str(d)], summary))
-    expected = independent_count(d)
-    assert expected >= 1
-    assert summary.by_site[SITE] == expected == summary.hands_seen == summary.hands_parsed
-    assert summary.hands_seen == summary.hands_parsed + summary.hands_failed
-    assert [f for _h, fs in results for f in fs] == []
+    r = every_hand_is_seen_and_parsed(FOLDER, SITE, independent_count, 1, all_seen=True, all_parsed=True)
+    assert r.findings == []
 
 
 def test_card() -> None:

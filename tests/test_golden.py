@@ -1,5 +1,6 @@
-"""Golden event logs: every fixture hand under fixtures/sites/<site>/ parses to exactly the event log
-stored beside it (<name>.golden.json).  Regenerate with ``pytest --update-golden`` and review the
+"""Golden event logs: every fixture hand under fixtures/sites/<site>/ (and fixtures/cases/<site>/,
+hands of particular cases that the README's transcript of fixtures/sites leaves out) parses to
+exactly the event log stored beside it (<name>.golden.json).  Regenerate with ``pytest --update-golden`` and review the
 diff like code."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from auditor.model import Hand, as_dict
 from tests.conftest import FIXTURES
 
 CASES = sorted((FIXTURES / "sites").glob("*/*.txt"))
+EXTRA = sorted((FIXTURES / "cases").glob("*/*.txt"))
 
 
 def _one(obj: object) -> str:
@@ -23,7 +25,8 @@ def _one(obj: object) -> str:
 
 def render(path: Path) -> str:
     """Readable JSON: header facts one per line, then one line per seat, event and finding."""
-    items = list(parse_text(path.read_text("utf-8"), path=f"fixtures/sites/{path.parent.name}/{path.name}"))
+    where = f"fixtures/{path.parent.parent.name}/{path.parent.name}/{path.name}"
+    items = list(parse_text(path.read_text("utf-8"), path=where))
     out = ['{"hands": [']
     hands = [as_dict(h) for h in items if isinstance(h, Hand)]
     for i, h in enumerate(hands):
@@ -49,7 +52,7 @@ def test_fixture_count() -> None:
     assert len(CASES) >= 30
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", CASES + EXTRA, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.stem}")
 def test_golden(path: Path, update_golden: bool) -> None:
     golden = path.with_suffix(".golden.json")
     got = render(path)

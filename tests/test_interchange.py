@@ -236,7 +236,13 @@ _BET_AS_RAISE = (
     "a raise printed as 'bets' (B006, S003 on the original): PHH's 'cbr' and OHH's amounts say only the "
     "chips, the reader makes it a raise"
 )
+_ODD_CHIPS = (
+    "Winamax's house profile leaves the odd chips of a tie unjudged (its order is not known); a PHH/OHH record "
+    "keeps the source's export facts but is judged by the TDA book, which gives them left of the button (A006)"
+)
 AUDIT_KNOWN: dict[tuple[str, str, str], str] = {
+    ("phh", "winamax", "119419173368496129-1-1343577528"): _ODD_CHIPS,
+    ("ohh", "winamax", "119419173368496129-1-1343577528"): _ODD_CHIPS,
     ("phh", "winamax", "5281577-471-1382586707"): _NO_NAMES,
     ("phh", "winamax", "6307872438747255-64-1288123510"): _BET_AS_RAISE,
     ("ohh", "winamax", "5281577-471-1382586707"): _NO_NAMES,

@@ -99,8 +99,16 @@ def m_a004(c: Clean) -> Iterator[Mutant]:
             return
 
 
+def _shift(c: Clean, pt) -> int:  # type: ignore[no-untyped-def]
+    """How much to move between two shares: one unit, or, where the site takes its fees from each
+    share in proportions it does not print (GG, ``fees_from_shares``), one unit more than all of
+    the rake and fees (a smaller move stays within the bounds those fees leave)."""
+    take = pt.rake + pt.fees
+    return take + 1 if c.trace.facts.fees_from_shares and take > 0 else 1
+
+
 def m_a006(c: Clean) -> Iterator[Mutant]:
-    """The odd chip of a tie moves to the other winner."""
+    """The odd chip of a tie moves to the other winner (beyond the fees where GG takes them from the shares)."""
     pt = pots_of(c)
     if pt is None or c.hand.game not in ("holdem", "omaha", "omaha5", "omaha6"):
         return
@@ -112,13 +120,15 @@ def m_a006(c: Clean) -> Iterator[Mutant]:
                 continue
             first, second = found[0][0], found[1][0]
             lines = list(c.lines)
-            lines[c.rel(first.line)] = collect_line(c, first, amount=first.amount - 1)
-            lines[c.rel(second.line)] = collect_line(c, second, amount=second.amount + 1)
+            shift = _shift(c, pt)
+            lines[c.rel(first.line)] = collect_line(c, first, amount=first.amount - shift)
+            lines[c.rel(second.line)] = collect_line(c, second, amount=second.amount + shift)
             yield Mutant(lines, "A006", min(c.rel(first.line), c.rel(second.line)) + 1)
 
 
 def _swap_odd_chip(c: Clean, halves: bool) -> Iterator[Mutant]:
-    """Two different players paid one unit apart (high/low halves, or two boards): swap the unit."""
+    """Two different players paid one unit apart (high/low halves, or two boards): swap the unit
+    (between boards where GG takes its fees from the shares: move more than all of the fees)."""
     pt = pots_of(c)
     if pt is None or len(pt.pots) != 1:
         return
@@ -130,8 +140,9 @@ def _swap_odd_chip(c: Clean, halves: bool) -> Iterator[Mutant]:
         return
     first, second = found[0][0], found[1][0]
     lines = list(c.lines)
-    lines[c.rel(first.line)] = collect_line(c, first, amount=first.amount - 1)
-    lines[c.rel(second.line)] = collect_line(c, second, amount=second.amount + 1)
+    shift = 1 if halves else _shift(c, pt)
+    lines[c.rel(first.line)] = collect_line(c, first, amount=first.amount - shift)
+    lines[c.rel(second.line)] = collect_line(c, second, amount=second.amount + shift)
     yield Mutant(lines, "A007" if halves else "A008", min(c.rel(first.line), c.rel(second.line)) + 1)
 
 

@@ -459,13 +459,20 @@ def test_v26_built_dead_missed_blind_and_run_twice() -> None:
     assert [(a.run, a.winners, a.amount) for a in pt.awards] == [(1, ("Pat",), 4893), (2, ("Hero",), 4892)]
     assert pt.expected_paid == pt.collected == {"Pat": 4893, "Hero": 4892}
 
-    # counting the dead 2 as matched (returning 14), and the odd cent on the second board
+    # counting the dead 2 as matched (returning 14)
     f = flagged(swap(V26, "Uncalled bet ($16)", "Uncalled bet ($14)"), "A001", "ggpoker", player="Hero")
     assert (f.data["expected"], f.data["actual"]) == (1600, 1400)
+    # GG takes its fees from each board's share in proportions it does not print (fees_from_shares):
+    # the odd cent on the second board is within the bounds; a board's share short by more than all
+    # of the fees ($5.15) is not
     swapped = swap(
         swap(V26, "Pat collected $48.93", "Pat collected $48.92"), "Hero collected $48.92", "Hero collected $48.93"
     )
-    flagged(swapped, "A008", "ggpoker", player="Pat")
+    clean(swapped, "ggpoker")
+    beyond = swap(
+        swap(V26, "Pat collected $48.93", "Pat collected $43.77"), "Hero collected $48.92", "Hero collected $54.08"
+    )
+    flagged(beyond, "A008", "ggpoker", player="Pat")
 
 
 # --------------------------------------------------------------------------------------- V27
@@ -1224,8 +1231,9 @@ Seat 6: Dee (button) folded before Flop (didn't bet)
 
 def test_v38_built_run_three_times() -> None:
     """V38 built: the same amounts (161.40 each, the BB's 5 dead; rake 7.50, jackpot 5), a
-    different winner on board 2: 3 x 105.10; shifting ten cents between boards is a
-    run-it-twice error."""
+    different winner on board 2: 3 x 105.10; GG takes its fees from each board's share in
+    proportions it does not print, so shifting ten cents between boards stays within the bounds,
+    and shifting more than all of the fees (12.50) is a run-it-twice error."""
     pt = clean(V38, "ggpoker")
     assert pt.total_expected == 32780 and (pt.rake, pt.fees) == (750, 500)
     assert pots(pt) == [(32780, {"Sam", "Hero"})] and nets(pt) == [31530]
@@ -1237,13 +1245,19 @@ def test_v38_built_run_three_times() -> None:
     ]
     assert pt.expected_paid == pt.collected == {"Hero": 21020, "Sam": 10510}
 
-    wrong = swap(
+    within = swap(
         swap(V38, "Hero collected $105.1 from pot\n*** SECOND", "Hero collected $105.2 from pot\n*** SECOND"),
         "Sam collected $105.1",
         "Sam collected $105",
     )
+    clean(within, "ggpoker")
+    wrong = swap(
+        swap(V38, "Hero collected $105.1 from pot\n*** SECOND", "Hero collected $114.2 from pot\n*** SECOND"),
+        "Sam collected $105.1",
+        "Sam collected $96",
+    )
     f = flagged(wrong, "A008", "ggpoker", player="Sam")
-    assert (f.data["expected"], f.data["actual"]) == (10510, 10500)
+    assert (f.data["expected"], f.data["actual"]) == (10510, 9600)
 
 
 # --------------------------------------------------------------------------------------- V48

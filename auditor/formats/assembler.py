@@ -23,6 +23,7 @@ from typing import Any
 from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
+from auditor.formats import partial
 from auditor.formats import vocab as V
 from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
@@ -527,6 +528,27 @@ class HandAssembler:
                 self._begin_inferred_street(_NEXT_STREET.get(self.street))
         self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
 
+    def redealt(self, player: str, cards: str) -> None:
+        """A draw's whole new hand (OnGame "New hand for Hero: [8h, 9h, 6s, Ah, Jh]" after "Hero
+        changed 2 cards"): the cards kept and the cards drawn, as a PokerStars-style deal ("Dealt to
+        Hero [9h Ah Jh] [8h 6s]"); the drawn cards are the player's draw's when their number is the
+        number it discarded."""
+        new = V.cards_of(cards)
+        last = next((e for e in reversed(self.events) if isinstance(e, M.HoleCards) and e.player == player), None)
+        before = (last.cards + last.new_cards) if last is not None else ()
+        if not before:
+            self.add(M.HoleCards, player=player, cards=new)
+            return
+        kept = tuple(c for c in new if c in before)
+        drawn = tuple(c for c in new if c not in before)
+        for i in range(len(self.events) - 1, -1, -1):
+            e = self.events[i]
+            if isinstance(e, M.Draw) and e.player == player:
+                if not e.cards and e.discarded == len(drawn):
+                    self.events[i] = replace(e, cards=drawn)
+                break
+        self.add(M.HoleCards, player=player, cards=kept, new_cards=drawn)
+
     def street_marker(self, name: str, cards: str | None = None, prior: str | None = None) -> None:
         """A street marker (``*** FLOP *** [..]``); names that are not streets are ignored."""
         street, run = V.street_of(name)
@@ -633,8 +655,15 @@ class HandAssembler:
             return hole
         return printed
 
-    def show(self, player: str, cards: str, description: str | None = None) -> None:
-        self.add(M.Show, player=player, cards=self._own_cards(player, V.cards_of(cards)), description=description)
+    def show(self, player: str, cards: str, description: str | None = None, run: int | None = None) -> None:
+        """A show; ``run``: the run it belongs to, where a draw run twice prints each run's hand."""
+        shown = self._own_cards(player, V.cards_of(cards))
+        if run is None:
+            self.add(M.Show, player=player, cards=shown, description=description)
+            return
+        self.runs = max(self.runs, run)
+        self.events.append(M.Show(line=self.line, col=self.col, street=self.street, run=run, player=player,
+                                  cards=shown, description=description))  # fmt: skip
 
     def muck(self, player: str, cards: str | None = None) -> None:
         self.add(M.Muck, player=player, cards=self._own_cards(player, V.cards_of(cards)))
@@ -739,6 +768,7 @@ class HandAssembler:
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
+        seats, partial_extras = partial.complete(self, seats, events)  # a record without seat lines
         slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
         if slots and all(slots) and len(set(slots)) == len(slots):
             # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
@@ -795,5 +825,5 @@ class HandAssembler:
             complete=self.complete,
             cancelled=self.cancelled,
             runs=self.runs,
-            extras={k: str(v) for k, v in f.items() if k in EXTRA_FACTS},
+            extras={**{k: str(v) for k, v in f.items() if k in EXTRA_FACTS}, **partial_extras},
         )

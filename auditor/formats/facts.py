@@ -58,6 +58,12 @@ class ExportFacts:
     # how rake and fees are taken from several pots when the site does not print each pot:
     # "main_first", or "unknown" (awards are checked within bounds)
     rake_allocation: Literal["main_first", "unknown"] = "unknown"
+    # with rake_allocation = "unknown": the rake and fees are taken from each run's share of a
+    # run-it-twice pot, and from each tied player's share, in proportions the site does not print
+    # (GG: run 1 $4.95, run 2 $4.96 of $9.91; tied players $6.19 and $6.14 of $12.33): each
+    # player's award is then checked within bounds (their share of the pots before rake and fees,
+    # less at most all of the rake and fees), and the total by A010
+    fees_from_shares: bool = False
     # a cash hand's summary may print no rake although the house took one (Bodog network since
     # 2013: "Total Pot($0.50)", the winner gets $0.48): the rake is then what the printed total
     # leaves after the collects (never below zero)

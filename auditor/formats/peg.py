@@ -53,7 +53,7 @@ REQUIRED_RULES = ("hand", "hand_head", "header", "table", "seat", "entry", "unkn
 GROUPS_READ = frozenset({
     "player", "seat", "stack", "bounty", "status", "kind", "amount", "allin", "straddle_total", "verb", "to",
     "cap", "cards", "new", "name", "prior", "n", "pat", "desc", "pot", "rest", "roles", "total", "rake", "label",
-    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards",
+    "fee", "insurance", "what", "text", "by", "ends", "live", "year", "opens", "discards", "run", "redealt",
     "button_player", "seats_listed", "table_name", "dead", "inc",
     "seats_by_position", "streets_by_betting", "structure_unprinted",
     "hand_id", "game", "structure", "sb", "bb", "lsb", "lbb", "ante", "button_blind", "currency", "decimals",
@@ -454,6 +454,9 @@ class PegVisitor:
 
     def on_dealt(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
+        if g.get("redealt") is not None:  # a draw's whole new hand (OnGame "New hand for Hero: [..]")
+            self.a.redealt(g["player"], g["redealt"])
+            return
         self.a.dealt(g["player"], g.get("cards"), g.get("new"))
 
     def on_street(self, parts: Parts, node: Node) -> None:
@@ -469,7 +472,8 @@ class PegVisitor:
 
     def on_show(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.a.show(g["player"], g["cards"], g.get("desc"))
+        run = g.get("run")  # a show of one run of a draw run twice (Kings Club "Run 2: X shows [..]")
+        self.a.show(g["player"], g["cards"], g.get("desc"), run=int(run) if run else None)
 
     def on_muck(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
@@ -508,8 +512,9 @@ class PegVisitor:
         line): the seat's result, and a collect of each amount when no award line named the player."""
         self.on_summary_seat(parts, node)
         g = parts[0][1]
-        if g["player"] not in {s.player for s in self.a.seats}:
-            return  # a garbled line names no seated player: nothing to credit
+        if self.a.seats and g["player"] not in {s.player for s in self.a.seats}:
+            return  # a garbled line names no seated player: nothing to credit (a record without
+            # seat lines names its players here: auditor/formats/partial.py)
         if any(isinstance(e, M.Collect) and e.player == g["player"] for e in self.a.events):
             return
         for m in self.g.won_re.finditer(g.get("rest") or ""):

@@ -156,6 +156,10 @@ class Replay:
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
             pl.pos = pl.seat
+        if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
+            for pl in self.players.values():
+                pl.stack_known = False
+                pl.stack0 = pl.stack = 10**15  # unknown: never short of chips, all-in when printed so
         if facts.unlisted_joiners:
             self._place_joiners()
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
@@ -460,6 +464,11 @@ class Replay:
 
     def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
                 expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
+        if not pl.stack_known and e.all_in and add > 0:
+            # an unknown stack printed all-in: the player had exactly what they put in
+            pl.stack, pl.all_in, stack = 0, True, add
+            if before is not None:
+                before = (*before[:5], add, *before[6:])
         facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
                            None, None, None, 0, False, None)  # fmt: skip
         args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,

@@ -33,6 +33,8 @@ def draw_variant(hand: M.Hand) -> str | None:
         return "badugi"
     if "a-5" in t or "a5" in t:
         return "a5_triple" if "triple" in t else None
+    if "lowball27" in t:
+        return "27_triple"  # Winamax's name of its 2-7 triple draw ("Lowball27 fixed limit"; three draws)
     if "2-7" in t or "27" in t or "deuce" in t:
         if "triple" in t:
             return "27_triple"

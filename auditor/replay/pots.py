@@ -78,6 +78,9 @@ class PotTrace:
     boards: dict[int, tuple[str, ...]] = field(default_factory=dict)
     hole: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict)  # results rules share (computed once per hand)
+    # a record of the summary alone (auditor/formats/partial.py): nothing put in is printed, so the
+    # printed total is what went in, and only its payout is judged
+    betting_unprinted: bool = False
 
 
 def _clockwise(t: Trace, names: list[str]) -> list[str]:
@@ -241,6 +244,23 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         pt.paid_high = _award(t, pt, profile, gross, record=False)
         pt.paid_low = _award(t, pt, profile, least, record=False)
     pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
+    take = rake + pt.fees
+    if (
+        take > 0
+        and not printed
+        and t.facts.rake_allocation == "unknown"
+        and t.facts.fees_from_shares
+        and (t.hand.runs > 1 or any(len(a.winners) > 1 for a in pt.awards))
+    ):
+        # fees taken from each run's or tied player's share in unprinted proportions (GG): a
+        # player is owed at most their share of the pots before rake and fees, and at least that
+        # less all of the rake and fees (the total is A010's)
+        pt.allocation_known = False
+        pt.paid_high = _award(t, pt, profile, [replace(p, net=p.amount) for p in pt.pots], record=False)
+        pt.paid_low = {n: max(0, v - take) for n, v in pt.paid_high.items()}
+    if t.hand.extras.get("betting") == "unprinted":
+        pt.betting_unprinted, pt.decided = True, False
+        pt.notes.append("the record prints no betting: the awards are not judged, only the payout of the printed pot")
     for c in t.of(M.Collect):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):
@@ -313,7 +333,10 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
         if h.game in ("stud", "stud_hilo", "razz", "draw"):
             from auditor.replay.showdown import award_pot  # games without a board
 
-            won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
+            if h.runs > 1 and h.game == "draw":
+                won = _draw_runs(t, pot, contenders, profile)
+            else:
+                won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
             if won is None:
                 if record:
                     pt.decided = False
@@ -398,6 +421,27 @@ def _limit_disconnected(t: Trace, pt: PotTrace, profile: Profile, pot: Pot, run:
         else:
             rest = _award_share(t, pot, run, excess, contenders, board, profile, shown)
         out.extend(replace(b, why="the rest, to the next best hand (disconnection protection)") for b in rest)
+    return out
+
+
+def _draw_runs(t: Trace, pot: Pot, contenders: list[str], profile: Profile) -> list[Award] | None:
+    """A draw pot run more than once (Kings Club "Run 1: X shows [..]", "Run 2: X shows [..]"):
+    one share per run, the first taking the odd chip, each to the best hand shown for that run;
+    None when a contender showed no hand for a run."""
+    from auditor.replay.showdown import award_pot
+
+    per_run = {e.player for e in t.of(M.Show) if e.run > 1}  # players who show a hand for each run
+    out: list[Award] = []
+    for r, share in enumerate(run_shares(pot.net, t.hand.runs), start=1):
+        # a player who stood pat shows one hand, the same for every run
+        shown = {e.player: e.cards for e in t.of(M.Show)
+                 if (e.run == r or e.player not in per_run) and known(e.cards)}  # fmt: skip
+        if any(n not in shown for n in contenders):
+            return None
+        won = award_pot(t, pot, share, contenders, shown, profile, lambda names: _clockwise(t, names))
+        if won is None:
+            return None
+        out += [replace(a, run=r) for a in won]
     return out
 
 

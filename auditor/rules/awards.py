@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
-from auditor.replay.pots import PotTrace
+from auditor.replay.pots import Pot, PotTrace
 from auditor.rules.common import flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
@@ -73,7 +74,9 @@ def _silent_era(t: Trace) -> bool:
 def _expected_total(t: Trace, pt: PotTrace) -> int:
     """What "Total pot" should print under the site's conventions."""
     want = pt.total_expected
-    if t.facts.converted:
+    if t.facts.converted and not _silent_era(t):
+        # (a conversion of a hand from before its site printed returns keeps the site's silence:
+        # PokerTracker 2's export of a 2007 PokerStars hand)
         # the converter's total leaves out what it printed as returned, whatever the uncalled part was
         want += sum(pt.expected_returns.values()) - sum(pt.printed_returns.values())
     elif not t.facts.prints_uncalled and t.facts.silent_uncalled_in_total:
@@ -107,7 +110,7 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
     """
     h = t.hand
-    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot:
+    if pt.claim is None or h.cancelled or not t.facts.prints_total_pot or pt.betting_unprinted:
         return
     want = _expected_total(t, pt)
     got = pt.claim.total
@@ -136,17 +139,18 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     printed = [a for _, a in pt.claim.pots]
     line, col = _claim_line(pt, t)
-    layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pt.pots)
-    if len(printed) != len(pt.pots) and _merges_into(printed, pt):
+    pots = _printed_layers(t, pt, printed)
+    layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pots)
+    if len(printed) != len(pots) and _merges_into(printed, pt):
         return  # the site prints a boundary at every all-in, the profile merges them: same money
-    if len(printed) != len(pt.pots):
+    if len(printed) != len(pots):
         yield flag(t, "A003", line, col,
-                      f"{len(printed)} pots are printed; the contributions make {len(pt.pots)} ({layers})",
-                      expected=[p.amount for p in pt.pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
+                      f"{len(printed)} pots are printed; the contributions make {len(pots)} ({layers})",
+                      expected=[p.amount for p in pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
         return
     taken = 0
     gross = not t.facts.pots_net_of_rake  # each pot printed before rake: it must be its layer
-    for p, got in zip(pt.pots, printed, strict=True):
+    for p, got in zip(pots, printed, strict=True):
         if got != p.amount and (pt.rake + pt.fees == 0 or gross):
             yield flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}; "
@@ -158,12 +162,29 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
                           f"more than its layer of {money(h, p.amount)}",
                           expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
         taken += p.amount - got
-    within = all(got <= p.amount for p, got in zip(pt.pots, printed, strict=True))
+    within = all(got <= p.amount for p, got in zip(pots, printed, strict=True))
     if not gross and taken != pt.rake + pt.fees and within:
         yield flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
                       expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
+
+
+def _printed_layers(t: Trace, pt: PotTrace, printed: list[int]) -> list[Pot]:
+    """The layers as the site prints its pots: in a walk whose uncalled part stays in the pot
+    (export fact ``silent_returns_in_walks``), the main pot keeps it; house money printed as an
+    item of its own ("Main pot €0.15 | STP €0.50", the total being their sum) is not in the main
+    pot."""
+    pots = list(pt.pots)
+    if not pots or pt.claim is None:
+        return pots
+    if t.facts.silent_returns_in_walks and not t.facts.prints_uncalled:  # a walk (ExportFacts.for_hand)
+        kept = sum(max(0, v - pt.printed_returns.get(n, 0)) for n, v in pt.expected_returns.items())
+        pots[-1] = replace(pots[-1], amount=pots[-1].amount + kept)
+    taken = 0 if not t.facts.pots_net_of_rake else pt.rake + pt.fees
+    if pt.house and pots[0].dead >= pt.house and sum(printed) + pt.house + taken == pt.claim.total:
+        pots[0] = replace(pots[0], amount=pots[0].amount - pt.house)
+    return pots
 
 
 def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
@@ -317,7 +338,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         # elsewhere the missing return line is A001's finding, not a second one here
         if not t.facts.prints_uncalled and t.facts.silent_return_without_collect and not pt.collected.get(n):
             continue  # returned without a line (888): nothing of it is printed
-        if t.facts.converted:
+        if t.facts.converted and not _silent_era(t):
             # a converter's record: what it did not print as returned (or printed beyond the
             # uncalled part) comes through the collect line
             paid[n] = paid.get(n, 0) + v - pt.printed_returns.get(n, 0)
@@ -345,7 +366,7 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             got = pt.collected.get(n, 0)
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
     wrong = {n: d for n, d in diffs.items() if d}
-    if not wrong or _split_in_site_units(t, pt):
+    if not wrong or _split_in_site_units(t, pt) or _odd_chips_unjudged(t, pt, wrong):
         return
     winners = {n for n in paid if paid[n]}
     takers = {n for n in pt.collected if pt.collected[n]}
@@ -379,6 +400,8 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             kind = "A008"
         elif h.game in _HILO and winners & takers:
             kind = "A007"
+        elif winners == takers and any(len(a.winners) > 1 for a in pt.awards):
+            kind = "A006"  # the tied players paid, but the tie split unevenly beyond the odd chips
         else:
             kind = "A004"
         line, col = _collect_line(t, n)
@@ -387,6 +410,27 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             f"{n} collected {money(h, got)}; the rules pay {n} {money(h, want)}. Pots: {_award_text(t, pt)}",
             expected=want, actual=got, player=n, cite=cite,
         )  # fmt: skip
+
+
+def _odd_chips_unjudged(t: Trace, pt: PotTrace, wrong: dict[str, int]) -> bool:
+    """The profile leaves the odd chips' recipients unjudged (``odd_chip = "unjudged"``) and the
+    only differences are odd chips given to other tied players of a pot: each tied player gets
+    their even share plus at most one odd chip (of the site's unit), and nothing is gained or lost
+    overall."""
+    if t.profile.odd_chip != "unjudged" or sum(wrong.values()) != 0:
+        return False
+    unit = t.facts.odd_chip_unit
+    ruled: dict[str, int] = {}  # what the rules pay in the awards, and the range the tie allows
+    lo: dict[str, int] = {}
+    hi: dict[str, int] = {}
+    for a in pt.awards:
+        even = (a.amount // unit // len(a.winners)) * unit
+        odd = len(a.winners) > 1 and a.amount % (unit * len(a.winners)) != 0
+        for w, v in a.shares:
+            ruled[w] = ruled.get(w, 0) + v
+            lo[w] = lo.get(w, 0) + (even if odd else v)
+            hi[w] = hi.get(w, 0) + (even + unit if odd else v)
+    return all(n in ruled and lo[n] <= ruled[n] + d <= hi[n] for n, d in wrong.items())
 
 
 #: stud and draw games: awarded by auditor/replay/showdown.py (not part of the no-flop-no-drop rake rule)
@@ -454,6 +498,8 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if h.cancelled or not h.complete:
         return
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    if pt.betting_unprinted and pt.claim is not None:
+        put_in = pt.claim.total  # the summary alone: what went in is the printed total (P010)
     if pt.claim is None:
         # no total printed (PartyPoker before 2017, 888): the rake is unknown, but no more can come
         # out than was put in

@@ -121,3 +121,19 @@ def p009() -> None:
 
     Example: ``PokerStars Hand #3405956177: Hold'em No Limit ($10/$20) - 2017/01/01 15:02:07``.
     """
+
+
+@rule("P010", "partial-record", Severity.INFO)
+def p010() -> None:
+    """A record the site wrote with less than a whole hand: read with what it says, judged only there.
+
+    Some exports print no seat lines (an observer's record: the action but no stacks), or only the
+    summary (a "(partial)" record, a match's summary-only record).  Such a record is read as a hand:
+    the players and seats come from the summary's seat lines; stacks that were not printed are
+    unknown, so nothing about them is judged (no table-stakes or all-in check beyond the site's own
+    all-in marks, no stack carried across hands); a record without posts and betting is judged only
+    on its money: the printed total pot must be paid out (collected + rake + fees, A010).  The
+    finding (``data.lacks``: ``stacks``, ``betting``) says what the record lacks.
+
+    Example: ``Full Tilt Poker Game #27020940000: ... (partial)`` followed by ``*** SUMMARY ***``.
+    """
