@@ -75,6 +75,9 @@ COLUMNS: dict[str, pl.DataType] = {
     "pool": pl.Boolean(),  # a fast-fold pool hand: never chained
     "top_ups": pl.Boolean(),  # the profile allows top-ups between hands
     "button_rule": pl.String(),  # "moving" or "dead"
+    # dealt with no small blind (a dead small blind) where the site prints the next hand's button on
+    # this hand's seat again (export fact ``button_stays_after_dead_small_blind``)
+    "keeps_button": pl.Boolean(),
 }
 
 #: The base columns the stage reads (a subset of :data:`auditor.tables.HANDS`).
@@ -146,7 +149,14 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
         "top_ups": profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
+        "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
     }
+
+
+def _dead_small_blind(h: M.Hand) -> bool:
+    """The hand was dealt with a live big blind and no small blind, at stakes that have one."""
+    kinds = {e.kind for e in h.events if isinstance(e, M.Post)}
+    return bool(h.small_blind) and "big_blind" in kinds and not kinds & {"small_blind", "small_big_blind"}
 
 
 def _finals(a: Audited) -> dict[str, int] | None:
@@ -217,7 +227,7 @@ def order(hands: pl.LazyFrame) -> pl.LazyFrame:
 _NO_BUTTON = ("stud", "stud_hilo", "razz")
 
 _PREV = ("hand_id", "path", "first_line", "start_utc", "button", "small_blind", "big_blind", "ante", "level",
-         "chips_ok", "complete", "game", "structure", "decimals")  # fmt: skip
+         "chips_ok", "complete", "game", "structure", "decimals", "keeps_button")  # fmt: skip
 
 #: The columns of :func:`check`'s result (one row per finding).
 FINDINGS: dict[str, pl.DataType] = {
@@ -256,6 +266,12 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
+    # a hand alone in its file (no hand of the table before or after it in the same file): an export
+    # of single hands, which says nothing of the hands dealt between two such files
+    next_same = (pl.col("tkey") == pl.col("tkey").shift(-1)).fill_null(False)
+    alone = ((~same_table.fill_null(False) | (pl.col("path") != pl.col("path").shift(1)).fill_null(True))
+             & (~next_same | (pl.col("path") != pl.col("path").shift(-1)).fill_null(True)))  # fmt: skip
+    hd = hd.with_columns(_alone=alone).with_columns(_prev_alone=pl.when(same_table).then(pl.col("_alone").shift(1)))
     # one row per seat, exploded in place (no nested column is moved), with its hand's place in
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
@@ -339,10 +355,13 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     prefix_b, b_no = counter("prev_hand_id")
     counted = a_no.is_not_null() & b_no.is_not_null()
     jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
+    # two hands each alone in its own file: single-hand exports (the hands between are unknown)
+    single = (pl.col("path") != pl.col("prev_path")) & pl.col("_alone") & pl.col("_prev_alone")
     gap = (
         pl.when(first).then(None)
         .when(dt > max_gap).then(pl.lit("time"))
         .when(jump.fill_null(False)).then(pl.lit("ids"))
+        .when(single.fill_null(False)).then(pl.lit("single"))
         .when(pl.col("decimals") != pl.col("prev_decimals")).then(pl.lit("units"))
         .when(~pl.col("prev_complete").fill_null(True) | ~pl.col("complete").fill_null(True)).then(pl.lit("partial"))
         .when(~pl.col("prev_chips_ok").fill_null(False)).then(pl.lit("unreliable"))
@@ -363,7 +382,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     hs = h.select("tkey", "k", *common, "gap", "top_ups", "button", "roster", "prev_roster", "prev_button",
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
-                  "prev_structure", "prev_decimals")  # fmt: skip
+                  "prev_structure", "prev_decimals", "prev_keeps_button")  # fmt: skip
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
@@ -402,6 +421,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
            | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
         & (pl.col("dealt") >= 2)
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
+        # after a dead small blind the site prints the dead button on the last live seat (export fact)
+        & ~((pl.col("button") == pl.col("prev_button")) & (pl.col("button_rule") == "dead")
+            & pl.col("prev_keeps_button").fill_null(False))
     )  # fmt: skip
     stayed = pl.col("button") == pl.col("prev_button")
     b = b.select(pl.lit("T005").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
@@ -456,6 +478,8 @@ _GAP_TEXT = {
     "missing": "several stacks changed since (a hand is missing from the export after)",
     "units": "the amounts are printed in other units (decimal places) than in",
     "ids": "the hand numbers jump (hands are missing from the export) after",
+    "single": "this hand and the previous one are each alone in their file (an export of single hands: the hands "
+    "dealt between them are not known):",
 }
 
 

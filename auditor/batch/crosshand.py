@@ -42,12 +42,14 @@ def _hands(store: str) -> pl.LazyFrame:
 
 
 def night_input(store: str, night: str) -> pl.LazyFrame:
-    """The hands of ``night`` and the last hand of each table from the nights before it."""
+    """The hands of ``night`` and the last two hands of each table from the nights before it (the
+    last one is chained to the night's first; the one before tells whether it was alone in its file:
+    findings on earlier nights' hands are dropped by :func:`_rows`)."""
     day = date.fromisoformat(night)
     h = _hands(store)
     now = h.filter(pl.col(S.NIGHT) == day)
     before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") == pl.col("k").max().over("tkey")).select(*C.INPUT, *_LOC)
+    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, *_LOC)
     return pl.concat([now, last], how="vertical_relaxed")
 
 

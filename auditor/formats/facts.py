@@ -110,6 +110,11 @@ class ExportFacts:
     # stud street markers name the street before the one they deal (Kings Club: no marker before
     # third street's betting, then "*** 3RD STREET ***" deals the fourth card)
     stud_streets_one_early: bool = False
+    # after a hand dealt with no small blind (a dead small blind: the player due to post it left),
+    # the next hand prints the button on the same seat again (Everleaf, 888): under the dead-button
+    # rule the button belongs on the seat of the departed small blind, and the site prints the last
+    # live button instead while the blinds move on
+    button_stays_after_dead_small_blind: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:
