@@ -451,6 +451,10 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
 
     cols = list(FINDINGS)
     parts = [x.select(cols) for x in (gaps, back, rebuys, stack, b, bl)]
+    # across the tables of a tournament: a table behind the blind schedule (T007, auditor.schedule)
+    from auditor import schedule
+
+    parts.append(schedule.check(hands).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
     return out.sort(["path", "line", "code", "player"], nulls_last=True)
 
@@ -505,6 +509,9 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
             verb = "more" if diff > 0 else "less"
             msg = (f"{who} starts with {_money(act, dec)}, {_money(abs(diff), dec)} {verb} than the "
                    f"{_money(exp, dec)} they ended {prev} with")  # fmt: skip
+        elif code == "T007":
+            msg = (f"the tournament blind schedule: this table is at big blind {_money(act, dec)} although {prev}, "
+                   f"at another table, had started at big blind {_money(exp, dec)} (levels are tournament-wide)")
         elif code == "T005":
             what = "did not move from" if r["reason"] == "stayed" else "skipped to"
             msg = (f"the button {what} seat {act} with the same players dealt in as in {prev}; "

@@ -100,12 +100,15 @@ def _check_frame(df: pl.DataFrame) -> pl.DataFrame:
 def check_partitioned(
     hands: pl.DataFrame, parts: int, run: Callable[[list[pl.DataFrame]], list[pl.DataFrame]] | None = None
 ) -> pl.DataFrame:
-    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table.
+    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table (the tables of
+    one tournament in one partition).
 
     ``run`` maps the partition frames to result frames (default: one after the other, in process;
     :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
     """
-    h = hands.select(list(C.INPUT)).with_columns(_p=(C._key().hash(seed=7) % parts).cast(pl.Int64))
+    # by table, and a tournament's tables together (its blind schedule is checked across them: T007)
+    key = pl.when(pl.col("tournament_id").is_not_null()).then(pl.concat_str("site", "tournament_id", separator="\x1f"))
+    h = hands.select(list(C.INPUT)).with_columns(_p=(key.otherwise(C._key()).hash(seed=7) % parts).cast(pl.Int64))
     frames = [h.filter(pl.col("_p") == i).drop("_p") for i in range(parts)]
     results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
     cols = list(C.FINDINGS)
