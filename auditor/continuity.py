@@ -510,8 +510,9 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
             msg = (f"{who} starts with {_money(act, dec)}, {_money(abs(diff), dec)} {verb} than the "
                    f"{_money(exp, dec)} they ended {prev} with")  # fmt: skip
         elif code == "T007":
-            msg = (f"the tournament blind schedule: this table is at big blind {_money(act, dec)} although {prev}, "
-                   f"at another table, had started at big blind {_money(exp, dec)} (levels are tournament-wide)")
+            msg = (f"the tournament blind schedule: this table is at big blind {_money(act, dec)} although "
+                   f"{prev}, at another table, had started at big blind {_money(exp, dec)} "
+                   "(levels are tournament-wide)")  # fmt: skip
         elif code == "T005":
             what = "did not move from" if r["reason"] == "stayed" else "skipped to"
             msg = (f"the button {what} seat {act} with the same players dealt in as in {prev}; "
