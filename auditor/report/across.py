@@ -90,8 +90,9 @@ def _row(f: Finding, later: bool, other_href: str | None, hand: M.Hand | None, b
                      other_href, _compare(f, hand))  # fmt: skip
 
 
-def _read(paths: set[str], wanted: set[Key]) -> dict[Key, Result]:
-    """Read and audit again the hands ``wanted`` of ``paths`` (each file once, in order)."""
+def _read(paths: set[str], wanted: set[Key], rules: str | None) -> dict[Key, Result]:
+    """Read and audit again (under the run's profile ``rules``) the hands ``wanted`` of ``paths``
+    (each file once, in order)."""
     from auditor.audit import AuditRun
     from auditor.pipeline import Summary, iter_chunks
 
@@ -99,7 +100,7 @@ def _read(paths: set[str], wanted: set[Key]) -> dict[Key, Result]:
     for path in sorted(paths):
         if path == "-":
             continue  # standard input cannot be read twice
-        run = AuditRun()
+        run = AuditRun(rules=rules or None)
         try:
             for item in iter_chunks([path], Summary()):
                 if not isinstance(item, Chunk):
@@ -112,7 +113,7 @@ def _read(paths: set[str], wanted: set[Key]) -> dict[Key, Result]:
     return found
 
 
-def add_pages(col: Collector, findings: list[Finding]) -> dict[int, int]:
+def add_pages(col: Collector, findings: list[Finding], rules: str | None = None) -> dict[int, int]:
     """Write the pages of the hands the cross-hand ``findings`` name (see the module docstring);
     returns ``id(finding)`` -> the page number of the finding's own (later) hand."""
     from auditor.report.views import Kept, Shown, hand_view
@@ -126,7 +127,7 @@ def add_pages(col: Collector, findings: list[Finding]) -> dict[int, int]:
         for f in k.findings:
             page_of.setdefault((f.path, f.hand_id or ""), k)
     wanted = {key for f in cross for key in _keys(f)}
-    results = _read({p for p, _h in wanted}, wanted)
+    results = _read({p for p, _h in wanted}, wanted, rules)
     number: dict[Key, int] = {}
     for key in sorted(wanted):
         if key not in results:

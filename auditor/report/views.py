@@ -365,7 +365,7 @@ def write_report(
     # cross-hand findings (T-codes): the pages of both hands they name, linked from the tables
     from auditor.report.across import add_pages
 
-    cross_page = add_pages(col, col.loose)
+    cross_page = add_pages(col, col.loose, profile_name)
     findings += [(f, cross_page.get(id(f))) for f in col.loose]
     findings.sort(key=lambda x: (x[0].path, x[0].line or 0, x[0].code))
     codes = sorted({f.code for f, _ in findings})
