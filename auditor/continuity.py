@@ -75,6 +75,9 @@ COLUMNS: dict[str, pl.DataType] = {
     "pool": pl.Boolean(),  # a fast-fold pool hand: never chained
     "top_ups": pl.Boolean(),  # the profile allows top-ups between hands (a tournament: rebuys or add-ons)
     "button_rule": pl.String(),  # "moving" or "dead"
+    # dealt with no small blind (a dead small blind) where the site prints the next hand's button on
+    # this hand's seat again (export fact ``button_stays_after_dead_small_blind``)
+    "keeps_button": pl.Boolean(),
 }
 
 #: The base columns the stage reads (a subset of :data:`auditor.tables.HANDS`).
@@ -148,7 +151,14 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
         "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
+        "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
     }
+
+
+def _dead_small_blind(h: M.Hand) -> bool:
+    """The hand was dealt with a live big blind and no small blind, at stakes that have one."""
+    kinds = {e.kind for e in h.events if isinstance(e, M.Post)}
+    return bool(h.small_blind) and "big_blind" in kinds and not kinds & {"small_blind", "small_big_blind"}
 
 
 def _finals(a: Audited) -> dict[str, int] | None:
@@ -219,7 +229,7 @@ def order(hands: pl.LazyFrame) -> pl.LazyFrame:
 _NO_BUTTON = ("stud", "stud_hilo", "razz")
 
 _PREV = ("hand_id", "path", "first_line", "start_utc", "button", "small_blind", "big_blind", "ante", "level",
-         "chips_ok", "complete", "game", "structure", "decimals")  # fmt: skip
+         "chips_ok", "complete", "game", "structure", "decimals", "keeps_button")  # fmt: skip
 
 #: The columns of :func:`check`'s result (one row per finding).
 FINDINGS: dict[str, pl.DataType] = {
@@ -257,10 +267,13 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     idx = order_["_r"]
     hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
-    # a hand alone (of its table) in its file: picked one by one (a sample, a disputed hand)
-    hd = hd.with_columns(alone=pl.len().over("tkey", "path") == 1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
-    hd = hd.with_columns(prev_alone=pl.when(same_table).then(pl.col("alone").shift(1)))
+    # a hand alone in its file (no hand of the table before or after it in the same file): an export
+    # of single hands, which says nothing of the hands dealt between two such files
+    next_same = (pl.col("tkey") == pl.col("tkey").shift(-1)).fill_null(False)
+    alone = ((~same_table.fill_null(False) | (pl.col("path") != pl.col("path").shift(1)).fill_null(True))
+             & (~next_same | (pl.col("path") != pl.col("path").shift(-1)).fill_null(True)))  # fmt: skip
+    hd = hd.with_columns(_alone=alone).with_columns(_prev_alone=pl.when(same_table).then(pl.col("_alone").shift(1)))
     # one row per seat, exploded in place (no nested column is moved), with its hand's place in
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
@@ -268,8 +281,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
     at = place.gather(ex["_r"])
     seats = (
-        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at),
-                        tourney=hd["tournament_id"].gather(at).is_not_null())
+        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
         .lazy()
         .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
         # a player of a table as one integer, and where the button should go (the first seat dealt
@@ -299,19 +311,12 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
                             for c in ("final", "added", "active", "collected", "seat")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
-    # a tournament player in another seat of the "same" table was moved to another table (a record
-    # that prints one table for the whole tournament: PokerTracker's iPoker conversions): the chips
-    # they paid at the other table are in no hand of this one; not judged
-    moved = pl.col("tourney") & (pl.col("seat") != pl.col("prev_seat"))
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
     rake_like = (d < 0) & (-d * 10 <= pl.col("prev_collected").fill_null(0))
     sd = sd.with_columns(
         d=d,
-        skip=pl.col("added").fill_null(False)
-        | pl.col("prev_added").fill_null(False)
-        | rake_like.fill_null(False)
-        | moved.fill_null(False),
+        skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
     )
     active = pl.col("active").fill_null(False)
     per = (
@@ -354,13 +359,13 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     prefix_b, b_no = counter("prev_hand_id")
     counted = a_no.is_not_null() & b_no.is_not_null()
     jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
+    # two hands each alone in its own file: single-hand exports (the hands between are unknown)
+    single = (pl.col("path") != pl.col("prev_path")) & pl.col("_alone") & pl.col("_prev_alone")
     gap = (
         pl.when(first).then(None)
         .when(dt > max_gap).then(pl.lit("time"))
         .when(jump.fill_null(False)).then(pl.lit("ids"))
-        # two hands each alone in its own file: hands picked one by one, not a session's export
-        .when(pl.col("alone") & pl.col("prev_alone").fill_null(False)
-              & (pl.col("path") != pl.col("prev_path"))).then(pl.lit("picked"))
+        .when(single.fill_null(False)).then(pl.lit("single"))
         .when(pl.col("decimals") != pl.col("prev_decimals")).then(pl.lit("units"))
         .when(~pl.col("prev_complete").fill_null(True) | ~pl.col("complete").fill_null(True)).then(pl.lit("partial"))
         .when(~pl.col("prev_chips_ok").fill_null(False)).then(pl.lit("unreliable"))
@@ -381,7 +386,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     hs = h.select("tkey", "k", *common, "gap", "top_ups", "button", "roster", "prev_roster", "prev_button",
                   "small_blind", "big_blind", "ante", "prev_small_blind", "prev_big_blind", "prev_ante", "first_line",
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
-                  "prev_structure", "prev_decimals", "btn_dealt")  # fmt: skip
+                  "prev_structure", "prev_decimals", "btn_dealt", "prev_keeps_button")  # fmt: skip
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
     returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
     changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
@@ -431,6 +436,9 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         # posts the big blind twice in a row (Poker TDA 2026 Rule 34: button in heads-up)
         & ~((pl.col("dealt") == 2) & ~pl.col("btn_dealt").fill_null(False))
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
+        # after a dead small blind the site prints the dead button on the last live seat (export fact)
+        & ~((pl.col("button") == pl.col("prev_button")) & (pl.col("button_rule") == "dead")
+            & pl.col("prev_keeps_button").fill_null(False))
     )  # fmt: skip
     stayed = pl.col("button") == pl.col("prev_button")
     b = b.select(pl.lit("T005").alias("code"), *common, line=pl.col("first_line"), player=pl.lit(None, pl.String),
@@ -458,6 +466,10 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
 
     cols = list(FINDINGS)
     parts = [x.select(cols) for x in (gaps, back, moves, rebuys, stack, b, bl)]
+    # across the tables of a tournament: a table behind the blind schedule (T007, auditor.schedule)
+    from auditor import schedule
+
+    parts.append(schedule.check(hands).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
     return out.sort(["path", "line", "code", "player"], nulls_last=True)
 
@@ -485,8 +497,8 @@ _GAP_TEXT = {
     "missing": "several stacks changed since (a hand is missing from the export after)",
     "units": "the amounts are printed in other units (decimal places) than in",
     "ids": "the hand numbers jump (hands are missing from the export) after",
-    "picked": "this hand and the one before are each alone in their file (hands picked one by one, not a "
-    "session's export):",
+    "single": "this hand and the previous one are each alone in their file (an export of single hands: the hands "
+    "dealt between them are not known):",
 }
 
 
@@ -515,6 +527,10 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
             verb = "more" if diff > 0 else "less"
             msg = (f"{who} starts with {_money(act, dec)}, {_money(abs(diff), dec)} {verb} than the "
                    f"{_money(exp, dec)} they ended {prev} with")  # fmt: skip
+        elif code == "T007":
+            msg = (f"the tournament blind schedule: this table is at big blind {_money(act, dec)} although "
+                   f"{prev}, at another table, had started at big blind {_money(exp, dec)} "
+                   "(levels are tournament-wide)")  # fmt: skip
         elif code == "T005":
             what = "did not move from" if r["reason"] == "stayed" else "skipped to"
             msg = (f"the button {what} seat {act} with the same players dealt in as in {prev}; "

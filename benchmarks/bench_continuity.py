@@ -59,7 +59,7 @@ def synthesise(tables: int, per_table: int) -> Any:
         cancelled=pl.lit(False), decimals=pl.lit(2, pl.Int8), game=pl.lit("holdem"), structure=pl.lit("NL"),
         start_utc=base + pl.duration(minutes=pl.col("j"), hours=pl.col("t") % 24), seats="seats",
         fingerprint=pl.lit("0" * 24), chips_ok=pl.lit(True), pool=pl.lit(False), top_ups=pl.lit(True),
-        button_rule=pl.lit("dead"),
+        button_rule=pl.lit("dead"), keeps_button=pl.lit(False),
     )  # fmt: skip
     return df.cast(C.INPUT)  # type: ignore[arg-type]
 

@@ -10,6 +10,8 @@ T003 a tournament player has 500 chips more from hand 3 on
 T004 a cash player has $50 more from hand 3 on (judged with ``top_ups_between_hands = false``)
 T005 the button skips a player at hand 3
 T006 the tournament blinds go down at hand 3
+T007 two tables of one tournament (hands interleaved, 30 seconds apart): the blinds go up from
+     level I to level II at 20:04 at table 1; in ``bad.txt`` table 2 stays at level I to the end
 
 Run: ``python scripts/make_continuity_fixtures.py`` (writes the files; commit them).
 """
@@ -29,6 +31,8 @@ class Fault:
     change: tuple[str, int] | None = None  # player, minor units added from hand 3 on
     skip_button: bool = False
     lower_blinds: bool = False
+    # T007: (level II from this minute on, or None: level II throughout), table number, id base, seconds
+    schedule: tuple[int | None, int, int, int] | None = None
 
 
 def _money(v: int, cash: bool) -> str:
@@ -53,19 +57,27 @@ def session(cash: bool, fault: Fault, hands: int = 6) -> str:
             sb_amt, bb_amt = 50, 100
         else:
             sb_amt, bb_amt = (10, 20) if fault.lower_blinds and i >= 3 else (15, 30)
+            if fault.schedule is not None:
+                up = fault.schedule[0]
+                sb_amt, bb_amt = (15, 30) if up is not None and minute >= up else (10, 20)
         seat_b, name_b = SEATS[b]
         _, sb = SEATS[(b + 1) % len(SEATS)]
         _, bb = SEATS[(b + 2) % len(SEATS)]
         time = f"2026/01/05 {20 + minute // 60}:{minute % 60:02d}:00"
         hid = 260000000000 + i
+        tid, table = "999000111", "999000111 1"
+        if fault.schedule is not None:
+            _up, no, base, sec = fault.schedule
+            time = time[:-2] + f"{sec:02d}"
+            hid, tid, table = base + i, "999000222", f"999000222 {no}"
         if cash:
             out.append(f"PokerStars Hand #{hid}:  Hold'em No Limit ($0.50/$1 USD) - {time} ET")
             out.append(f"Table 'Altair' 6-max Seat #{seat_b} is the button")
         else:
             level = "II" if bb_amt == 30 else "I"
-            out.append(f"PokerStars Hand #{hid}: Tournament #999000111, $1+$0.10 USD Hold'em No Limit - "
+            out.append(f"PokerStars Hand #{hid}: Tournament #{tid}, $1+$0.10 USD Hold'em No Limit - "
                        f"Level {level} ({sb_amt}/{bb_amt}) - {time} ET")  # fmt: skip
-            out.append(f"Table '999000111 1' 6-max Seat #{seat_b} is the button")
+            out.append(f"Table '{table}' 6-max Seat #{seat_b} is the button")
         for s, n in SEATS:
             chips = f"{_money(stacks[n], cash)} in chips"
             out.append(f"Seat {s}: {n} ({chips})")
@@ -106,7 +118,20 @@ CASES: dict[str, tuple[bool, Fault]] = {
 }
 
 
+def tables(behind: bool) -> str:
+    """T007: two tables of one tournament, their hands interleaved in time order."""
+    one = session(False, Fault(schedule=(4, 1, 260000001000, 0)), hands=8).split("\n\n\n\n")
+    two = session(False, Fault(schedule=(None if behind else 4, 2, 260000002000, 30)), hands=8).split("\n\n\n\n")
+    hands = [h.strip("\n") for pair in zip(one, two, strict=True) for h in pair if h.strip()]
+    return "\n\n\n\n".join(hands) + "\n\n\n\n"
+
+
 def main() -> None:
+    d = os.path.join(ROOT, "T007")
+    os.makedirs(d, exist_ok=True)
+    for name, text in (("good.txt", tables(False)), ("bad.txt", tables(True))):
+        with open(os.path.join(d, name), "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
     for code, (cash, fault) in CASES.items():
         d = os.path.join(ROOT, code)
         os.makedirs(d, exist_ok=True)

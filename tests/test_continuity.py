@@ -373,7 +373,7 @@ def test_hands_each_alone_in_their_file_are_not_chained(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(one + "\n", "utf-8")
     (tmp_path / "b.txt").write_text(two + "\n", "utf-8")
     rows = rows_of(tmp_path / "a.txt", tmp_path / "b.txt")
-    assert [(f.code, f.data["reason"]) for f in t_findings(rows)] == [("T001", "picked")]
+    assert [(f.code, f.data["reason"]) for f in t_findings(rows)] == [("T001", "single")]
     # a file of one hand after a file of several is chained (a session split across files)
     mid = _next_hand(one, "4160087800", "2011-11-08 00:20:10", "")
     (tmp_path / "a.txt").write_text(one + "\n" + mid + "\n", "utf-8")

@@ -42,12 +42,14 @@ def _hands(store: str) -> pl.LazyFrame:
 
 
 def night_input(store: str, night: str) -> pl.LazyFrame:
-    """The hands of ``night`` and the last hand of each table from the nights before it."""
+    """The hands of ``night`` and the last two hands of each table from the nights before it (the
+    last one is chained to the night's first; the one before tells whether it was alone in its file:
+    findings on earlier nights' hands are dropped by :func:`_rows`)."""
     day = date.fromisoformat(night)
     h = _hands(store)
     now = h.filter(pl.col(S.NIGHT) == day)
     before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") == pl.col("k").max().over("tkey")).select(*C.INPUT, *_LOC)
+    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, *_LOC)
     return pl.concat([now, last], how="vertical_relaxed")
 
 
@@ -98,12 +100,15 @@ def _check_frame(df: pl.DataFrame) -> pl.DataFrame:
 def check_partitioned(
     hands: pl.DataFrame, parts: int, run: Callable[[list[pl.DataFrame]], list[pl.DataFrame]] | None = None
 ) -> pl.DataFrame:
-    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table.
+    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table (the tables of
+    one tournament in one partition).
 
     ``run`` maps the partition frames to result frames (default: one after the other, in process;
     :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
     """
-    h = hands.select(list(C.INPUT)).with_columns(_p=(C._key().hash(seed=7) % parts).cast(pl.Int64))
+    # by table, and a tournament's tables together (its blind schedule is checked across them: T007)
+    key = pl.when(pl.col("tournament_id").is_not_null()).then(pl.concat_str("site", "tournament_id", separator="\x1f"))
+    h = hands.select(list(C.INPUT)).with_columns(_p=(key.otherwise(C._key()).hash(seed=7) % parts).cast(pl.Int64))
     frames = [h.filter(pl.col("_p") == i).drop("_p") for i in range(parts)]
     results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
     cols = list(C.FINDINGS)

@@ -140,6 +140,11 @@ class ExportFacts:
     # ``eras = [{ until = "2012-01", wagers_as_street_total = true }]``.  The facts of a hand are the
     # card's with the overrides of every era its date falls in (see :meth:`at`)
     eras: tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...] = ()
+    # after a hand dealt with no small blind (a dead small blind: the player due to post it left),
+    # the next hand prints the button on the same seat again (Everleaf, 888): under the dead-button
+    # rule the button belongs on the seat of the departed small blind, and the site prints the last
+    # live button instead while the blinds move on
+    button_stays_after_dead_small_blind: bool = False
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], base: ExportFacts | None = None) -> ExportFacts:

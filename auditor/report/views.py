@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from auditor import __version__
 from auditor import model as M
@@ -189,6 +190,8 @@ class HandView:
     findings: list[FindingDetail]
     failed: bool
     replay: ReplayView | None = None
+    # cross-hand findings naming this hand (auditor.report.across.AcrossRow): written after the run
+    across: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -359,7 +362,11 @@ def write_report(
     base = col.base
     copy_static(out)
     findings: list[tuple[Finding, int | None]] = [(f, k.number) for k in col.shown for f in k.findings]
-    findings += [(f, None) for f in col.loose]
+    # cross-hand findings (T-codes): the pages of both hands they name, linked from the tables
+    from auditor.report.across import add_pages
+
+    cross_page = add_pages(col, col.loose, profile_name)
+    findings += [(f, cross_page.get(id(f))) for f in col.loose]
     findings.sort(key=lambda x: (x[0].path, x[0].line or 0, x[0].code))
     codes = sorted({f.code for f, _ in findings})
     sites = sorted({f.site for f, _ in findings if f.site})
@@ -416,6 +423,9 @@ def write_report(
                    Count("findings", len(findings), None)]  # fmt: skip
     if index.hidden:
         index.cards.append(Count("hidden by filters", index.hidden, None))
+    across = [x for x in findings if x[0].code.startswith("T")]
+    if across:
+        index.cards.append(Count("across hands", len(across), "across-1.html"))
     by_code = Counter(f.code for f, _ in findings)
     index.by_code = [Count(f"{c} {RULES[c].name}", n, f"code-{c}-1.html") for c, n in sorted(by_code.items())]
     by_sev = Counter(str(f.severity) for f, _ in findings)
@@ -437,6 +447,8 @@ def write_report(
     for c in codes:
         for i, v in enumerate(pages(f"code-{c}", [x for x in findings if x[0].code == c], f"{c} {RULES[c].name}")):
             write(out / f"code-{c}-{i + 1}.html", render("list.html.j2", view=v))
+    for i, v in enumerate(pages("across", across, "Findings across hands (T-codes)") if across else []):
+        write(out / f"across-{i + 1}.html", render("list.html.j2", view=v))
     for s in sites:
         for i, v in enumerate(pages(f"site-{s}", [x for x in findings if x[0].site == s], f"Findings at {s}")):
             write(out / f"site-{s}-{i + 1}.html", render("list.html.j2", view=v))

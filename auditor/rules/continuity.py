@@ -113,3 +113,26 @@ def t006() -> None:
 
     Example: hand #20 at level V (100/200), hand #21, one minute later, at 50/100.
     """
+
+
+@rule("T007", "behind-blind-schedule", Severity.ERROR, stage="table")
+def t007() -> None:
+    """A tournament table starts a hand at lower blinds than another table of the tournament had
+    already started a hand at.
+
+    Tournament levels are tournament-wide: the clock raises the blinds at every table at once, and
+    each table plays the new level from its next hand (Poker TDA 2026 Rules and WSOP 2026
+    Tournament Rules: a tournament plays one posted structure, its levels raised by the clock).
+    So the hands of one tournament (site, tournament id, game, structure), across all its tables
+    and in time order, imply its schedule: a table that starts a hand at a lower level (big blind,
+    then small blind, then ante) than another table started a hand at, three minutes or more
+    earlier, is behind the schedule: a record out of order, a table the site forgot to raise, or a
+    forged hand.  The tolerance covers hands in progress at the change and timestamps printed at
+    the end of a hand.  Reported once per table and level, on the table's first hand behind, naming
+    the other table's hand that first played the higher level (``expected``: its big blind,
+    ``actual``: this hand's).  A table whose own blinds went down is T006.  Tournament ids that
+    are placeholders (``?``, ``999999999``) are not grouped, and hands of one id more than an hour
+    apart (the whole tournament idle) are not compared.
+
+    Example: table 1 plays 100/200 from 20:10; table 2 deals a hand at 50/100 at 20:16.
+    """
