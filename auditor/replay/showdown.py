@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from auditor import model as M
-from auditor.replay.cards import known, norm
+from auditor.replay.cards import known, low_ranks, norm
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -46,10 +46,20 @@ def _pk(cls_name: str) -> Key:
     return key
 
 
+def _low8(key: Key) -> Key:
+    """An eight-or-better low key that asks the evaluator only when five different ranks of A to 8
+    are among the cards (otherwise there is no low: the evaluator would find none)."""
+
+    def low(cards: str) -> Any:
+        return key(cards) if low_ranks(cards[i : i + 2] for i in range(0, len(cards), 2)) >= 5 else None
+
+    return low
+
+
 #: game (or draw variant) -> (cards a showdown hand holds, high-or-only key, low key or None)
 EVALUATORS: dict[str, tuple[int, Key, Key | None]] = {
     "stud": (7, _pk("StandardHighHand"), None),
-    "stud_hilo": (7, _pk("StandardHighHand"), _pk("EightOrBetterLowHand")),
+    "stud_hilo": (7, _pk("StandardHighHand"), _low8(_pk("EightOrBetterLowHand"))),
     "razz": (7, _pk("RegularLowHand"), None),
     "5card": (5, _pk("StandardHighHand"), None),
     "27_single": (5, _pk("StandardLowHand"), None),
