@@ -43,6 +43,7 @@ from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
+from auditor.formats.pegline import LineRegex, compile_line
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
 #: optional: ``entry`` lists the ones a format prints, each named for the handler that reads it.
@@ -111,6 +112,7 @@ class LineRule:
     regex: re.Pattern[str] | None
     expr: Any
     prefix: str = ""  # the literal text every match starts with (derived from ``regex``): a cheap first test
+    fast: LineRegex | None = None  # ``expr`` as one regex (see pegline), when it translates
 
 
 _META = set(".^$*+?{}[]|()")
@@ -206,7 +208,7 @@ class PegGrammar:
         rep = tail[1].members[0]
         if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
             return None
-        return HeadPlan(g["header"], _std(table), _std(seat))
+        return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
 
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
@@ -232,11 +234,12 @@ class HeadPlan:
     header: Any
     table: re.Pattern[str]
     seat: re.Pattern[str]
+    header_fast: LineRegex | None = None  # ``header`` as one regex (see pegline), when it translates
 
 
 #: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
-#: name, handler name.
-Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str]
+#: name, handler name, the expression as one regex (or None: see pegline).
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +251,7 @@ class Dispatch:
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
-        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler) for r in lines]
+        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler, r.fast) for r in lines]
         firsts = {p[0] for p, *_ in cands if p}
         by_first = {c: tuple(x for x in cands if not x[0] or x[0][0] == c) for c in firsts}
         return cls(by_first, tuple(x for x in cands if not x[0]))
@@ -271,7 +274,7 @@ def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
                 out.append(LineRule(handler, a.name, re.compile(a.re.pattern, flags), None,
                                     literal_prefix(a.re.pattern, flags)))  # fmt: skip
         else:
-            out.append(LineRule(handler, member.name, None, member, _first_prefix(member)))
+            out.append(LineRule(handler, member.name, None, member, _first_prefix(member), compile_line(member)))
     return tuple(out)
 
 
@@ -286,7 +289,7 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for prefix, regex, expr, _name, handler in grammar.dispatch.rules_for(line):
+    for prefix, regex, expr, _name, handler, _fast in grammar.dispatch.rules_for(line):
         if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
         if regex is not None:
@@ -357,7 +360,7 @@ class PegVisitor:
                 continue
             a.line = first + j
             a.col = 1
-            for prefix, regex, expr, name, handler in by_first.get(line[0], other):
+            for prefix, regex, expr, name, handler, fast in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
                 if regex is not None:
@@ -367,6 +370,13 @@ class PegVisitor:
                     if m.end() != len(line):
                         raise _Slow
                     parts: Parts = [(name, m.groupdict())]
+                elif fast is not None:  # the expression as one regex: what parsimonious would give
+                    got = fast.match(line)
+                    if got is None:
+                        continue
+                    if got[0] != len(line):
+                        raise _Slow
+                    parts = got[1]
                 else:
                     try:
                         node = expr.match(line)
@@ -387,10 +397,17 @@ class PegVisitor:
         a = self.a
         if len(lines) < 3:
             raise _Slow
-        header = plan.header.match(lines[0])  # ParseError: the full parse reports it
-        if header.end != len(lines[0]):
-            raise _Slow
-        self.walk(header)
+        if plan.header_fast is not None:  # the header rule as one regex (see pegline)
+            got = plan.header_fast.match(lines[0])
+            if got is None or got[0] != len(lines[0]):
+                raise _Slow  # the full parse reports it
+            a.col = 1
+            HANDLERS["header"](self, got[1], _Line(lines[0]))
+        else:
+            header = plan.header.match(lines[0])  # ParseError: the full parse reports it
+            if header.end != len(lines[0]):
+                raise _Slow
+            self.walk(header)
         first = a.line
         n = 1
         for rx, name in ((plan.table, "table"), (plan.seat, "seat")):

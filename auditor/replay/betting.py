@@ -304,7 +304,7 @@ class Replay:
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
-        return sum(1 for pl in self.order if not pl.folded)
+        return len([pl for pl in self.order if not pl.folded])
 
     def call_level(self, pl: Player) -> int:
         """What ``pl`` must match: the current bet, but never more than any opponent can match.
@@ -315,19 +315,22 @@ class Replay:
         reach = 0
         for q in self.order:
             if q is not pl and not q.folded:
-                r = q.street_bet + q.stack if q.active else q.street_bet
+                r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack  # (``active``, inlined)
                 if r > reach:
                     reach = r
         return self.current_bet if reach >= self.current_bet else reach
 
     def needs_to_act(self, pl: Player) -> bool:
-        if not pl.active:
+        if pl.folded or pl.all_in or pl.capped:  # not ``active`` (inlined: this runs for every seat at every wager)
             return False
         if pl.street_bet < self.current_bet and pl.street_bet < self.call_level(pl):
             return True
         if pl.acted:
             return False
-        return any(q.active for q in self.order if q is not pl)
+        for q in self.order:  # noqa: SIM110 (a loop: no generator per call, this runs per seat and wager)
+            if q is not pl and not (q.folded or q.all_in or q.capped):
+                return True
+        return False
 
     def expected_actor(self) -> Player | None:
         order = self.order
