@@ -43,6 +43,7 @@ from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
+from auditor.formats.firstchars import first_chars
 from auditor.formats.pegline import LineRegex, compile_line
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
@@ -252,9 +253,12 @@ class Dispatch:
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
         cands = [(r.prefix, r.regex, r.expr, r.name, r.handler, r.fast) for r in lines]
-        firsts = {p[0] for p, *_ in cands if p}
-        by_first = {c: tuple(x for x in cands if not x[0] or x[0][0] == c) for c in firsts}
-        return cls(by_first, tuple(x for x in cands if not x[0]))
+        # the characters each rule can start with: its literal prefix's first, else what its regex
+        # can start with (firstchars; None: any character)
+        starts = [frozenset(p[0]) if p else first_chars(rx) if rx is not None else None for p, rx, *_ in cands]
+        firsts = set().union(*(s for s in starts if s is not None))
+        by_first = {c: tuple(x for x, s in zip(cands, starts, strict=True) if s is None or c in s) for c in firsts}
+        return cls(by_first, tuple(x for x, s in zip(cands, starts, strict=True) if s is None))
 
     def rules_for(self, line: str) -> tuple[Candidate, ...]:
         return self.by_first.get(line[:1], self.other)
