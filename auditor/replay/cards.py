@@ -98,7 +98,10 @@ def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     from pokerkit import OmahaEightOrBetterLowHand
 
     try:
-        return OmahaEightOrBetterLowHand.from_game("".join(hole_t), "".join(board_t))
+        # only cards of A to 8 can be in a low: the others are left out (pokerkit tries every two
+        # hole and three board cards; the combinations that remain come in the same order)
+        return OmahaEightOrBetterLowHand.from_game("".join(c for c in hole_t if c[0] in LOW_RANKS),
+                                                   "".join(c for c in board_t if c[0] in LOW_RANKS))  # fmt: skip
     except ValueError:
         return None
 

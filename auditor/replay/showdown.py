@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from auditor import model as M
-from auditor.replay.cards import known, low_ranks, norm
+from auditor.replay.cards import LOW_RANKS, known, low_ranks, norm
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -48,10 +48,12 @@ def _pk(cls_name: str) -> Key:
 
 def _low8(key: Key) -> Key:
     """An eight-or-better low key that asks the evaluator only when five different ranks of A to 8
-    are among the cards (otherwise there is no low: the evaluator would find none)."""
+    are among the cards (otherwise there is no low: the evaluator would find none), and only about
+    those cards (a card above 8 is in no low; the five-card combinations left come in the same order)."""
 
     def low(cards: str) -> Any:
-        return key(cards) if low_ranks(cards[i : i + 2] for i in range(0, len(cards), 2)) >= 5 else None
+        low = [c for c in (cards[i : i + 2] for i in range(0, len(cards), 2)) if c[0] in LOW_RANKS]
+        return key("".join(low)) if low_ranks(low) >= 5 else None  # (the others can be in no low)
 
     return low
 
