@@ -35,6 +35,7 @@ FLOP_GAMES = frozenset(
 )
 BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
 _INVOLVING = (M.Post, M.Action, M.HoleCards, M.Show, M.Draw)
+_INVOLVING_TYPES: frozenset[type] = frozenset(_INVOLVING)
 #: Event types the replay applies besides posts, actions and boards, and those it never reads.
 _OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
 _IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
@@ -151,7 +152,8 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involved = {e.player for e in hand.events if isinstance(e, _INVOLVING) and getattr(e, "player", None)}
+        involving = _INVOLVING_TYPES  # (final classes: a type test is an isinstance test)
+        involved = {e.player for e in hand.events if type(e) in involving and e.player}  # type: ignore[attr-defined]
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
