@@ -16,7 +16,10 @@ named groups and calls the :class:`~auditor.formats.assembler.HandAssembler`.  T
 same grammar's ``entry`` alternatives (ordered choice: the first that matches wins), which is what
 ``rest = (nl entry?)*`` does without building a tree.  A hand the fast path cannot read exactly is
 parsed whole by parsimonious, so errors are reported as the grammar reports them;
-``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.
+``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.  In the fast
+path a line is tried only against the rules whose regex can start with its first character
+(``firstchars``), and rules that are not one regex (the header, ``total``) are matched as one regex
+derived from the grammar (``pegline``), not by parsimonious.
 
 Why one module of ~570 lines: grammar composition, the line matcher and the visitor's
 handlers form one contract (the group names of ``GROUPS_READ``).
