@@ -135,6 +135,8 @@ class Trace:
     betting: bool = True
     big_blind: int = 0
     by_type: dict[type, list[Any]] = field(default_factory=dict)
+    # what rules derive from the finished trace and share (e.g. the live betting steps): one pass each
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def of(self, cls: type[E]) -> list[E]:
         """The hand's events of one type, in order (indexed once by the replay)."""
