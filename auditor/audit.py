@@ -61,6 +61,8 @@ def audit_hand(hand: Hand, profile: Profile | None = None, facts: ExportFacts | 
     for pcheck in checks("pots"):
         out.extend(pcheck(t, pt))
     out.sort(key=_line_order)
+    if not any(f.code in _ROOTS for f in out):
+        return Audited(hand, t, pt, out)  # no cascade to fold (fold_consequences returns ``out``)
     return Audited(hand, t, pt, fold_consequences(out, {e.line: e.street for e in hand.events}))
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from auditor.fastinit import speed_up
+
 Street = Literal[
     "preflop",
     "flop",
@@ -338,3 +340,10 @@ def _event_dict(e: Event) -> dict[str, object]:
     if isinstance(e, PotClaim) and e.unit == 1:
         del d["unit"]  # a total printed exactly: the precision is said only when it is coarser
     return d
+
+
+# Events are built ~30 times a hand: each frozen class gets an ``__init__`` that sets its slots
+# through their descriptors (same signature, same result, half the cost; see auditor/fastinit.py).
+for _cls in [c for c in list(globals().values()) if isinstance(c, type) and c.__module__ == __name__]:
+    if hasattr(_cls, "__dataclass_fields__"):
+        speed_up(_cls)

@@ -141,7 +141,8 @@ class HandAssembler:
             raise ReadFailure("P006", self.line, self.col, str(e)) from None
 
     def add(self, cls: Callable[..., M.Event], **kw: Any) -> None:
-        self.events.append(cls(line=self.line, col=self.col, street=self.street, run=self.run, **kw))
+        # the Event base fields come first in every event class: given by position (cheaper)
+        self.events.append(cls(self.line, self.col, self.street, self.run, **kw))
 
     # -- head
     def header(self, values: dict[str, Any]) -> None:

@@ -16,7 +16,10 @@ named groups and calls the :class:`~auditor.formats.assembler.HandAssembler`.  T
 same grammar's ``entry`` alternatives (ordered choice: the first that matches wins), which is what
 ``rest = (nl entry?)*`` does without building a tree.  A hand the fast path cannot read exactly is
 parsed whole by parsimonious, so errors are reported as the grammar reports them;
-``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.
+``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.  In the fast
+path a line is tried only against the rules whose regex can start with its first character
+(``firstchars``), and rules that are not one regex (the header, ``total``) are matched as one regex
+derived from the grammar (``pegline``), not by parsimonious.
 
 Why one module of ~570 lines: grammar composition, the line matcher and the visitor's
 handlers form one contract (the group names of ``GROUPS_READ``).
@@ -29,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
 from parsimonious.expressions import OneOf, Quantifier, Regex
@@ -43,6 +46,8 @@ from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
+from auditor.formats.firstchars import first_chars
+from auditor.formats.pegline import LineRegex, compile_line
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
 #: optional: ``entry`` lists the ones a format prints, each named for the handler that reads it.
@@ -111,6 +116,7 @@ class LineRule:
     regex: re.Pattern[str] | None
     expr: Any
     prefix: str = ""  # the literal text every match starts with (derived from ``regex``): a cheap first test
+    fast: LineRegex | None = None  # ``expr`` as one regex (see pegline), when it translates
 
 
 _META = set(".^$*+?{}[]|()")
@@ -206,7 +212,7 @@ class PegGrammar:
         rep = tail[1].members[0]
         if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
             return None
-        return HeadPlan(g["header"], _std(table), _std(seat))
+        return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
 
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
@@ -232,11 +238,12 @@ class HeadPlan:
     header: Any
     table: re.Pattern[str]
     seat: re.Pattern[str]
+    header_fast: LineRegex | None = None  # ``header`` as one regex (see pegline), when it translates
 
 
 #: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
-#: name, handler name.
-Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str]
+#: name, handler name, the expression as one regex (or None: see pegline).
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +255,13 @@ class Dispatch:
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
-        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler) for r in lines]
-        firsts = {p[0] for p, *_ in cands if p}
-        by_first = {c: tuple(x for x in cands if not x[0] or x[0][0] == c) for c in firsts}
-        return cls(by_first, tuple(x for x in cands if not x[0]))
+        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler, r.fast) for r in lines]
+        # the characters each rule can start with: its literal prefix's first, else what its regex
+        # can start with (firstchars; None: any character)
+        starts = [frozenset(p[0]) if p else first_chars(rx) if rx is not None else None for p, rx, *_ in cands]
+        firsts = set().union(*(s for s in starts if s is not None))
+        by_first = {c: tuple(x for x, s in zip(cands, starts, strict=True) if s is None or c in s) for c in firsts}
+        return cls(by_first, tuple(x for x, s in zip(cands, starts, strict=True) if s is None))
 
     def rules_for(self, line: str) -> tuple[Candidate, ...]:
         return self.by_first.get(line[:1], self.other)
@@ -271,7 +281,7 @@ def _line_rules(g: Grammar) -> tuple[LineRule, ...]:
                 out.append(LineRule(handler, a.name, re.compile(a.re.pattern, flags), None,
                                     literal_prefix(a.re.pattern, flags)))  # fmt: skip
         else:
-            out.append(LineRule(handler, member.name, None, member, _first_prefix(member)))
+            out.append(LineRule(handler, member.name, None, member, _first_prefix(member), compile_line(member)))
     return tuple(out)
 
 
@@ -286,7 +296,7 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for prefix, regex, expr, _name, handler in grammar.dispatch.rules_for(line):
+    for prefix, regex, expr, _name, handler, _fast in grammar.dispatch.rules_for(line):
         if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
         if regex is not None:
@@ -306,8 +316,10 @@ class _Slow(Exception):
     """The fast line path met something only the full parse can report exactly."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Line:
+class _Line(NamedTuple):
+    """A body line as the handlers see it in the fast path (``node.text``, as a parse node has);
+    a named tuple: one is made per line, and a frozen dataclass costs twice as much to build."""
+
     text: str
 
 
@@ -357,7 +369,7 @@ class PegVisitor:
                 continue
             a.line = first + j
             a.col = 1
-            for prefix, regex, expr, name, handler in by_first.get(line[0], other):
+            for prefix, regex, expr, name, handler, fast in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
                 if regex is not None:
@@ -367,6 +379,13 @@ class PegVisitor:
                     if m.end() != len(line):
                         raise _Slow
                     parts: Parts = [(name, m.groupdict())]
+                elif fast is not None:  # the expression as one regex: what parsimonious would give
+                    got = fast.match(line)
+                    if got is None:
+                        continue
+                    if got[0] != len(line):
+                        raise _Slow
+                    parts = got[1]
                 else:
                     try:
                         node = expr.match(line)
@@ -387,10 +406,17 @@ class PegVisitor:
         a = self.a
         if len(lines) < 3:
             raise _Slow
-        header = plan.header.match(lines[0])  # ParseError: the full parse reports it
-        if header.end != len(lines[0]):
-            raise _Slow
-        self.walk(header)
+        if plan.header_fast is not None:  # the header rule as one regex (see pegline)
+            got = plan.header_fast.match(lines[0])
+            if got is None or got[0] != len(lines[0]):
+                raise _Slow  # the full parse reports it
+            a.col = 1
+            HANDLERS["header"](self, got[1], _Line(lines[0]))
+        else:
+            header = plan.header.match(lines[0])  # ParseError: the full parse reports it
+            if header.end != len(lines[0]):
+                raise _Slow
+            self.walk(header)
         first = a.line
         n = 1
         for rx, name in ((plan.table, "table"), (plan.seat, "seat")):

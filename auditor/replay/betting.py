@@ -35,6 +35,7 @@ FLOP_GAMES = frozenset(
 )
 BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
 _INVOLVING = (M.Post, M.Action, M.HoleCards, M.Show, M.Draw)
+_INVOLVING_TYPES: frozenset[type] = frozenset(_INVOLVING)
 #: Event types the replay applies besides posts, actions and boards, and those it never reads.
 _OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
 _IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
@@ -134,6 +135,8 @@ class Trace:
     betting: bool = True
     big_blind: int = 0
     by_type: dict[type, list[Any]] = field(default_factory=dict)
+    # what rules derive from the finished trace and share (e.g. the live betting steps): one pass each
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def of(self, cls: type[E]) -> list[E]:
         """The hand's events of one type, in order (indexed once by the replay)."""
@@ -151,7 +154,8 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involved = {e.player for e in hand.events if isinstance(e, _INVOLVING) and getattr(e, "player", None)}
+        involving = _INVOLVING_TYPES  # (final classes: a type test is an isinstance test)
+        involved = {e.player for e in hand.events if type(e) in involving and e.player}  # type: ignore[attr-defined]
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
@@ -308,7 +312,7 @@ class Replay:
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
-        return sum(1 for pl in self.order if not pl.folded)
+        return len([pl for pl in self.order if not pl.folded])
 
     def call_level(self, pl: Player) -> int:
         """What ``pl`` must match: the current bet, but never more than any opponent can match.
@@ -319,19 +323,22 @@ class Replay:
         reach = 0
         for q in self.order:
             if q is not pl and not q.folded:
-                r = q.street_bet + q.stack if q.active else q.street_bet
+                r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack  # (``active``, inlined)
                 if r > reach:
                     reach = r
         return self.current_bet if reach >= self.current_bet else reach
 
     def needs_to_act(self, pl: Player) -> bool:
-        if not pl.active:
+        if pl.folded or pl.all_in or pl.capped:  # not ``active`` (inlined: this runs for every seat at every wager)
             return False
         if pl.street_bet < self.current_bet and pl.street_bet < self.call_level(pl):
             return True
         if pl.acted:
             return False
-        return any(q.active for q in self.order if q is not pl)
+        for q in self.order:  # noqa: SIM110 (a loop: no generator per call, this runs per seat and wager)
+            if q is not pl and not (q.folded or q.all_in or q.capped):
+                return True
+        return False
 
     def expected_actor(self) -> Player | None:
         order = self.order

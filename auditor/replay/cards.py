@@ -10,7 +10,7 @@ low), comparable only with keys of the same game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -77,6 +77,15 @@ def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     return -_high_rank(game, hole_t, board_t)
 
 
+LOW_RANKS = frozenset("A2345678")
+
+
+def low_ranks(cards: Iterable[str]) -> int:
+    """How many different ranks of an eight-or-better low (A to 8) ``cards`` hold (normalised
+    cards).  A low needs five: fewer, and no evaluator is asked (it would find none)."""
+    return len({c[0] for c in cards if c[0] in LOW_RANKS})
+
+
 def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best qualifying eight-or-better low (greater is better), or None (no low)."""
     if game not in HILO_GAMES:
@@ -84,10 +93,15 @@ def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
     if not (known(hole_t) and known(board_t)):
         return None
+    if not (low_ranks(board_t) >= 3 and low_ranks(hole_t) >= 2):
+        return None  # no two hole and three board cards of five different ranks 8 or lower: no low
     from pokerkit import OmahaEightOrBetterLowHand
 
     try:
-        return OmahaEightOrBetterLowHand.from_game("".join(hole_t), "".join(board_t))
+        # only cards of A to 8 can be in a low: the others are left out (pokerkit tries every two
+        # hole and three board cards; the combinations that remain come in the same order)
+        return OmahaEightOrBetterLowHand.from_game("".join(c for c in hole_t if c[0] in LOW_RANKS),
+                                                   "".join(c for c in board_t if c[0] in LOW_RANKS))  # fmt: skip
     except ValueError:
         return None
 

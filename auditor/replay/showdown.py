@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from auditor import model as M
-from auditor.replay.cards import known, norm
+from auditor.replay.cards import LOW_RANKS, known, low_ranks, norm
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -46,10 +46,22 @@ def _pk(cls_name: str) -> Key:
     return key
 
 
+def _low8(key: Key) -> Key:
+    """An eight-or-better low key that asks the evaluator only when five different ranks of A to 8
+    are among the cards (otherwise there is no low: the evaluator would find none), and only about
+    those cards (a card above 8 is in no low; the five-card combinations left come in the same order)."""
+
+    def low(cards: str) -> Any:
+        low = [c for c in (cards[i : i + 2] for i in range(0, len(cards), 2)) if c[0] in LOW_RANKS]
+        return key("".join(low)) if low_ranks(low) >= 5 else None  # (the others can be in no low)
+
+    return low
+
+
 #: game (or draw variant) -> (cards a showdown hand holds, high-or-only key, low key or None)
 EVALUATORS: dict[str, tuple[int, Key, Key | None]] = {
     "stud": (7, _pk("StandardHighHand"), None),
-    "stud_hilo": (7, _pk("StandardHighHand"), _pk("EightOrBetterLowHand")),
+    "stud_hilo": (7, _pk("StandardHighHand"), _low8(_pk("EightOrBetterLowHand"))),
     "razz": (7, _pk("RegularLowHand"), None),
     "5card": (5, _pk("StandardHighHand"), None),
     "27_single": (5, _pk("StandardLowHand"), None),

@@ -575,6 +575,9 @@ def printed_category(text: str) -> str | None:
     return None
 
 
+_BOARD_OR_SHOW: frozenset[type] = frozenset({M.Board, M.Show})
+
+
 @rule("D001", "hand-description-mismatch", Severity.INFO, stage="pots")
 def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """The hand name the site printed at showdown does not match the cards.
@@ -590,6 +593,8 @@ def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     board: list[str] = []
     described: set[str] = set()
     for e in h.events:
+        if type(e) not in _BOARD_OR_SHOW:  # the model's event classes are final: a type test is an isinstance test
+            continue
         if isinstance(e, M.Board) and e.run == 1:
             board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
                 else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip

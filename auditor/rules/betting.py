@@ -282,11 +282,14 @@ def _completes_bring_in(t: Trace, s: Step) -> bool:
 def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterator[Step]:
     """Betting steps of actions (of ``kinds``, when given) by a player still in the hand, before it
     ended (an action by a folded or all-in player, or after the end, is B005's finding)."""
-    for s in t.steps:
-        e = s.event
-        if not (s.betting and isinstance(e, M.Action)) or (kinds and e.kind not in kinds):
-            continue
-        if s.hand_over or s.actor_folded or s.actor_all_in or (seated and not s.actor_seated):
+    live: list[Step] | None = t.cache.get("live_steps")
+    if live is None:  # computed once per hand, shared by every rule that reads it
+        live = t.cache["live_steps"] = [
+            s for s in t.steps
+            if s.betting and isinstance(s.event, M.Action) and not (s.hand_over or s.actor_folded or s.actor_all_in)
+        ]  # fmt: skip
+    for s in live:
+        if (kinds and s.event.kind not in kinds) or (seated and not s.actor_seated):
             continue
         yield s
 

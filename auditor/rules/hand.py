@@ -15,6 +15,9 @@ from auditor.rules.common import flag
 from auditor.seenstore import SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
+#: Events that name a player's cards (H004), and those or a board (H002).
+_HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
+_DEALS: frozenset[type] = _HOLDINGS | {M.Board}
 
 
 @rule("H001", "duplicate-hand-id", Severity.ERROR, stage="run")
@@ -115,6 +118,8 @@ def h002(t: Trace) -> Iterator[Finding]:
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
     for e in h.events:
+        if type(e) not in _DEALS:  # the model's event classes are final: a type test is an isinstance test
+            continue
         cards: tuple[str, ...] = ()
         who = ""
         if isinstance(e, M.HoleCards):
@@ -154,6 +159,8 @@ def h004(t: Trace) -> Iterator[Finding]:
         return
     reported: set[str] = set()
     for e in h.events:
+        if type(e) not in _HOLDINGS:  # (final classes, as in h002)
+            continue
         if isinstance(e, M.HoleCards):
             cards = e.cards + e.new_cards
         elif isinstance(e, M.Show | M.Muck | M.SeatResult):

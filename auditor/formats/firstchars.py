@@ -1,0 +1,97 @@
+"""Which characters a line rule's regex can start a match with (issue 16).
+
+The fast path tries a line only against the rules whose regex can start with the line's first
+character (``PegGrammar.dispatch``).  The set is read from the pattern itself with the standard
+library's regex parser (the grammar stays the one source): literals, character classes and
+alternations give a finite set; anything else (``.``, a negated class, ``\\w``, a back reference,
+ignore-case, a pattern that may match nothing) gives None, "any character", so the rule is tried on
+every line.  The set is an over-approximation: a rule left out for a line could not have matched it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+try:  # Python 3.11+: the parser is re._parser
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older layouts
+    import sre_parse as _sre_parse
+
+from re import _constants as _sre  # type: ignore[attr-defined]
+
+_MAX_RANGE = 512  # a class wider than this counts as "any character"
+_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", _sre.MAX_REPEAT)}
+_ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
+
+
+class _Any(Exception):
+    """The item can start with any character (or the analysis does not know)."""
+
+
+def first_chars(rx: re.Pattern[str]) -> frozenset[str] | None:
+    """The characters a match of ``rx`` can start with, or None when it may be any."""
+    if rx.flags & (re.IGNORECASE | re.LOCALE | re.VERBOSE):
+        return None
+    try:
+        firsts, nullable = _seq(list(_sre_parse.parse(rx.pattern, rx.flags & ~re.UNICODE)))
+    except (_Any, re.error, RecursionError, TypeError, ValueError):
+        return None
+    if nullable:
+        return None  # may match the empty text: any line
+    return frozenset(firsts)
+
+
+def _seq(items: list[tuple[Any, Any]]) -> tuple[set[str], bool]:
+    """FIRST set of a sequence, and whether the whole sequence may match nothing."""
+    out: set[str] = set()
+    for op, av in items:
+        firsts, nullable = _item(op, av)
+        out |= firsts
+        if not nullable:
+            return out, False
+    return out, True
+
+
+def _item(op: Any, av: Any) -> tuple[set[str], bool]:
+    if op is _sre.LITERAL:
+        return {chr(av)}, False
+    if op is _sre.IN:
+        return _charset(av), False
+    if op in _ZERO_WIDTH:
+        return set(), True  # an assertion matches no character: what follows starts the match
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, _del_flags, p = av
+        if add_flags & (re.IGNORECASE | re.LOCALE | re.VERBOSE):
+            raise _Any
+        return _seq(list(p))
+    if op is getattr(_sre, "ATOMIC_GROUP", None):
+        return _seq(list(av))
+    if op is _sre.BRANCH:
+        out: set[str] = set()
+        nullable = False
+        for alt in av[1]:
+            f, n = _seq(list(alt))
+            out |= f
+            nullable = nullable or n
+        return out, nullable
+    if op in _REPEATS:
+        lo, _hi, p = av
+        f, n = _seq(list(p))
+        return f, n or lo == 0
+    raise _Any  # ANY, NOT_LITERAL, CATEGORY, GROUPREF, GROUPREF_EXISTS, ...
+
+
+def _charset(items: list[tuple[Any, Any]]) -> set[str]:
+    out: set[str] = set()
+    for op, av in items:
+        if op is _sre.LITERAL:
+            out.add(chr(av))
+        elif op is _sre.RANGE:
+            lo, hi = av
+            if hi - lo > _MAX_RANGE:
+                raise _Any
+            out.update(chr(c) for c in range(lo, hi + 1))
+        else:  # NEGATE, CATEGORY, ...
+            raise _Any
+    return out

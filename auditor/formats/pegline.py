@@ -1,0 +1,187 @@
+"""One line rule of a grammar as one regex: the fast path's way to read the lines that are not a
+single regex in the grammar (the header, ``total = total_head total_pot* (total_norake /
+total_fee*) eol``) without parsimonious building a tree (issue 16).
+
+:func:`compile_line` translates a parsimonious expression into one pattern of the ``regex`` module
+(the module parsimonious compiles the grammar's own regexes with), so that matching it gives what
+``expr.match(line)`` gives: the same end, and the same ``(terminal name, groupdict)`` of every
+regex terminal in the tree's order (what the visitor's handlers read).  The grammar stays the one
+source: nothing is written twice, the pattern is derived from the compiled grammar.
+
+PEG and regex differ in backtracking; the translation closes every gap:
+
+* a regex terminal is matched once at its position and never re-entered: ``(?>...)`` (atomic);
+* an ordered choice commits to the first alternative that matches: ``(?>a|b)``;
+* a repetition is greedy and never gives back: ``(?:...){m,n}+`` (possessive), each round guarded
+  by ``(?!\\Z)`` because parsimonious stops repeating at the end of the text, and each round
+  atomic; a repetition (more than one round) of what may match nothing is not translated (the two
+  count empty rounds differently);
+* a lookahead is ``(?=...)`` / ``(?!...)``; the terminals inside it are not in the tree.
+
+Every terminal is wrapped in a named group ``_t<N>`` and its groups renamed ``_t<N>_<name>``; a
+terminal inside a repetition has one capture per round (``regex``'s ``spans``), each matched again
+with the terminal's own regex for its groups (as parsimonious matches it there).  Expressions the
+translation does not cover (back references, global inline flags, flags other than ignore-case,
+other expression types) give None: the caller keeps parsimonious for them.
+``tests/test_fast_path.py`` checks fast path and full parse agree on every fixture and corpus hand,
+and ``tests/test_pegline.py`` checks this module against parsimonious line by line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import regex  # type: ignore[import-untyped]  # (no stubs installed; parsimonious's regex engine)
+from parsimonious.expressions import Literal, Lookahead, OneOf, Quantifier, Sequence
+from parsimonious.expressions import Regex as PegRegex
+
+Parts = list[tuple[str, dict[str, Any]]]
+
+_GROUP = re.compile(r"\\.|\(\?P<(\w+)>|\[(?:\\.|[^\]\\])*\]", re.S)
+# back references, conditionals, global inline flags: numbering or meaning would change when joined
+_UNSAFE = re.compile(r"\\[1-9gk]|\\.|(\(\?P=|\(\?\(|\(\?<\w|\(\?[aiLmsuxV0-9]+\))")
+
+
+def _unsafe(pattern: str) -> bool:
+    """Whether ``pattern`` refers to its own groups, names a group as ``(?<name>`` (not renamed
+    here) or sets global flags (escapes skipped)."""
+    return any(m.group(1) is not None or m.group(0)[1:2] in tuple("123456789gk") for m in _UNSAFE.finditer(pattern))
+
+
+_BASE_FLAGS = regex.UNICODE | regex.VERSION0
+_IGNORE_CASE = regex.IGNORECASE
+
+
+class Untranslatable(Exception):
+    """The expression holds something :func:`compile_line` does not translate."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Terminal:
+    name: str  # the terminal's rule name (RegexNode.expr_name)
+    group: int  # number of the wrapper group
+    names: tuple[str, ...]  # the terminal's own group names, in its order
+    groups: tuple[int, ...]  # their numbers in the joined pattern
+    repeated: bool  # inside a repetition: one capture per round
+    own: Any  # the terminal's compiled regex (a round of a repetition is matched again with it)
+
+
+@dataclass(frozen=True, slots=True)
+class LineRegex:
+    """A line rule as one regex (see the module docstring)."""
+
+    regex: Any  # regex.Pattern[str]
+    terminals: tuple[_Terminal, ...]
+
+    def match(self, line: str) -> tuple[int, Parts] | None:
+        """``(end, parts)`` as ``expr.match(line)`` and ``_regex_parts`` give them, or None where
+        parsimonious raises ParseError."""
+        m = self.regex.match(line)
+        if m is None:
+            return None
+        found: list[tuple[int, int, int, str, dict[str, Any]]] = []
+        for k, t in enumerate(self.terminals):
+            if not t.repeated:
+                start, end = m.span(t.group)
+                if start < 0:
+                    continue
+                found.append((start, end, k, t.name, dict(zip(t.names, [m.group(g) for g in t.groups], strict=True))))
+                continue
+            for start, end in m.spans(t.group):  # each round: the terminal's own match there (as parsimonious)
+                found.append((start, end, k, t.name, t.own.match(line, start).groupdict()))
+        found.sort(key=lambda f: (f[0], f[1], f[2]))
+        return m.end(), [(name, g) for _s, _e, _k, name, g in found]
+
+
+_ASSERTS = re.compile(r"\\[bBAZzG]|\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|(\(\?[=!<]|[$^])")
+
+
+def _asserts(pattern: str) -> bool:
+    """Whether ``pattern`` holds an assertion or anchor (escapes and character classes skipped)."""
+    for m in _ASSERTS.finditer(pattern):
+        if m.group(1) is not None or m.group(0)[:2] in ("\\b", "\\B", "\\A", "\\Z", "\\z", "\\G"):
+            return True
+    return False
+
+
+def nullable(e: Any) -> bool:
+    """Whether ``e`` may match the empty text somewhere (conservative: a regex with any assertion
+    or anchor counts as one that may)."""
+    if isinstance(e, PegRegex):
+        return e.re.match("") is not None or _asserts(e.re.pattern)
+    if isinstance(e, Literal):
+        return bool(e.literal == "")
+    if isinstance(e, Lookahead):
+        return True
+    if isinstance(e, Quantifier):
+        return e.min == 0 or nullable(e.members[0])
+    if isinstance(e, OneOf):
+        return any(nullable(m) for m in e.members)
+    if isinstance(e, Sequence):
+        return all(nullable(m) for m in e.members)
+    return True
+
+
+def compile_line(expr: Any) -> LineRegex | None:
+    """``expr`` as a :class:`LineRegex`, or None when it holds what the translation does not cover."""
+    terminals: list[tuple[str, str, tuple[str, ...], bool, Any]] = []  # (name, wrapper, groups, repeated, regex)
+    hidden = [0]
+
+    def terminal(e: PegRegex, repeated: bool, visible: bool) -> str:
+        pattern = e.re.pattern
+        if _unsafe(pattern) or e.re.flags & ~(_BASE_FLAGS | _IGNORE_CASE):
+            raise Untranslatable(pattern)
+        if visible:
+            k = len(terminals)
+            tag = f"_t{k}"
+        else:
+            hidden[0] += 1
+            tag = f"_h{hidden[0]}"
+        names: list[str] = []
+
+        def rename(m: re.Match[str]) -> str:
+            if m.group(1) is None:
+                return m.group(0)
+            names.append(m.group(1))
+            return f"(?P<{tag}_{m.group(1)}>"
+
+        body = _GROUP.sub(rename, pattern)
+        if e.re.flags & _IGNORE_CASE:
+            body = f"(?i:{body})"
+        if not visible:
+            return f"(?>{body})"
+        terminals.append((e.name, tag, tuple(names), repeated, e.re))
+        return f"(?P<{tag}>(?>{body}))"
+
+    def tr(e: Any, repeated: bool, visible: bool) -> str:
+        if isinstance(e, PegRegex):
+            return terminal(e, repeated, visible)
+        if isinstance(e, Literal):
+            return str(regex.escape(e.literal))
+        if isinstance(e, Lookahead):
+            inner = tr(e.members[0], repeated, False)
+            return f"(?!{inner})" if e.negativity else f"(?={inner})"
+        if isinstance(e, Quantifier):
+            if e.max > 1 and nullable(e.members[0]):
+                raise Untranslatable("a repetition of what may match nothing")  # rounds would differ
+            inner = tr(e.members[0], repeated or e.max > 1, visible)
+            hi = "" if e.max == float("inf") else str(int(e.max))
+            return f"(?:(?!\\Z)(?>{inner})){{{e.min},{hi}}}+"
+        if isinstance(e, OneOf):
+            return "(?>" + "|".join(tr(m, repeated, visible) for m in e.members) + ")"
+        if isinstance(e, Sequence):
+            return "".join(f"(?>{tr(m, repeated, visible)})" for m in e.members)
+        raise Untranslatable(type(e).__name__)
+
+    try:
+        pattern = tr(expr, False, True)
+        compiled = regex.compile(pattern, _BASE_FLAGS)
+    except (Untranslatable, regex.error, RecursionError):
+        return None
+    index = compiled.groupindex
+    return LineRegex(compiled, tuple(
+        _Terminal(name, index[tag], names, tuple(index[f"{tag}_{n}"] for n in names), repeated, own)
+        for name, tag, names, repeated, own in terminals
+    ))  # fmt: skip
