@@ -4,8 +4,8 @@ Compiling a format's grammar chain (composing the ``.peg`` files, then parsimoni
 regexes) and deriving every format's hand-header pattern (composing every grammar, importing every
 document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``.  Both
 are pure functions of files: the grammar and card files, the modules of :mod:`auditor.formats` that
-define what is derived and how it is stored, and the versions of hhaudit, parsimonious, ``regex``
-and Python.  So the results are pickled in a user cache directory, keyed by a SHA-256 of all of
+define what is derived and how it is stored, parsimonious's own source, and the versions of hhaudit,
+``regex`` and Python.  So the results are pickled in a user cache directory, keyed by a SHA-256 of all of
 those, and reused while the key is the same.
 
 Never a wrong grammar:
@@ -62,23 +62,22 @@ def cache_dir() -> Path | None:
 
 @cache
 def _code_fingerprint() -> bytes:
-    """The versions and the modules of :mod:`auditor.formats` (what derives and what is pickled)."""
+    """The versions, parsimonious's source and the modules of :mod:`auditor.formats` (what
+    derives the cached values and what they are pickled as)."""
     import parsimonious
 
     from auditor import __version__
 
     h = hashlib.sha256()
-    try:
-        import regex  # type: ignore[import-untyped]
-
-        regex_version = str(getattr(regex, "__version__", "?"))
-    except ImportError:  # pragma: no cover - parsimonious depends on regex
-        regex_version = "-"
-    h.update(f"{LAYOUT}|{__version__}|{getattr(parsimonious, '__version__', '?')}|{regex_version}|".encode())
+    regex = sys.modules.get("regex")  # parsimonious's regex engine, imported with it
+    regex_version = str(getattr(regex, "__version__", "-"))
+    h.update(f"{LAYOUT}|{__version__}|{regex_version}|".encode())
     h.update(sys.version.encode())
-    here = Path(__file__).resolve().parent
-    for p in sorted(here.glob("*.py")):
-        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    # parsimonious states no version at run time: its own source is the key (what pickled
+    # expressions are made of), then the modules here
+    for d in (Path(parsimonious.__file__).parent, Path(__file__).resolve().parent):
+        for p in sorted(d.glob("*.py")):
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.digest()
 
 
