@@ -27,7 +27,7 @@ from auditor.rules.hand import DuplicateIds
 
 if TYPE_CHECKING:  # polars is imported by the cross-hand stage only when it has two hands
     from auditor.continuity import Collect
-    from auditor.crosshand_lazy import FirstHandFirst
+    from auditor.crosshand_audit import FirstHandFirst
 
 
 @dataclass(slots=True)

@@ -92,7 +92,7 @@ def iter_parsed(
     the last one, and its findings come last, with no hand; ``gaps`` adds where a table's chain
     could not be followed (T001, reported only when selected).
     """
-    from auditor.crosshand_lazy import FirstHandFirst  # polars only from a second hand on
+    from auditor.crosshand_audit import FirstHandFirst  # polars only from a second hand on
 
     run = AuditRun(rules=rules or None, audit=rules is not None,
                    crosshand=FirstHandFirst() if rules is not None else None)  # fmt: skip

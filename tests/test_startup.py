@@ -179,7 +179,7 @@ def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
 def test_cross_hand_stage_waits_for_a_second_hand() -> None:
     from auditor.audit import AuditRun
     from auditor.continuity import Collect
-    from auditor.crosshand_lazy import FirstHandFirst
+    from auditor.crosshand_audit import FirstHandFirst
 
     cs = [c for site in ("pokerstars", "winamax", "ggpoker") for c in fixture_chunks(site)]
     assert len(cs) >= 10
