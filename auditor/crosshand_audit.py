@@ -9,9 +9,10 @@ then memory growing without bound (5 GiB at 10M hands).  This module wraps it tw
   compares two hands of one table, so a run of zero or one hand has no cross-hand finding;
 * :class:`Bounded` turns rows into frames every :data:`ROWS_PER_FRAME` hands, keeps at most
   :data:`SPILL_BYTES` of frames in memory and *spills* the rest to Parquet files in a private
-  temporary folder, each file sorted by a hash of the hand's table key.  At the end, when nothing
-  was spilled, it runs ``check`` on the frames exactly as ``Collect`` does; else it runs ``check``
-  on one range of table-key hashes at a time (:data:`HANDS_PER_PARTITION` hands each, read from
+  temporary folder, each file sorted by a hash of the hand's table key.  At the end, for a run of
+  at most :data:`HANDS_PER_PARTITION` hands, it runs ``check`` on the frames exactly as
+  ``Collect`` does; else it spills what is left and runs ``check`` on one range of table-key
+  hashes at a time (:data:`HANDS_PER_PARTITION` hands each, read from
   the spill files with row-group statistics), and sorts the rows as
   :func:`auditor.batch.crosshand.check_partitioned` does.  A chain of hands never crosses tables,
   so the result equals ``check`` on the whole run (``tests/test_crosshand_audit.py``); the
@@ -38,8 +39,9 @@ if TYPE_CHECKING:
 ROWS_PER_FRAME = 1_000
 #: Frames kept in memory before they are spilled to disk (estimated polars size).
 SPILL_BYTES = 16 * 2**20
-#: Hands checked at once at the end of a run that spilled (one range of table-key hashes).
-HANDS_PER_PARTITION = 25_000
+#: Hands checked at once at the end of a run (one range of table-key hashes): ``check`` needs
+#: about 6 KiB a hand while it runs (sorts, the exploded seats), so 5,000 hands cost ~30 MiB.
+HANDS_PER_PARTITION = 5_000
 #: The sort of the partitioned result (as :func:`auditor.batch.crosshand.check_partitioned`).
 ORDER = ["path", "line", "code", "player", "hand_id"]
 
@@ -103,11 +105,11 @@ class Bounded:
         from auditor.continuity import FINDINGS, check, to_findings
 
         self._to_frame()
-        if not self.spills:  # all in memory: exactly Collect.findings
+        if not self.spills and self.hands <= self.hands_per_partition:  # small: exactly Collect.findings
             if not self.frames:
                 return []
             return to_findings(check(pl.concat(self.frames).lazy()).collect())
-        self._spill()
+        self._spill()  # the query needs ~6 KiB a hand while it runs: one hash range at a time
         try:
             parts = max(1, -(-self.hands // self.hands_per_partition))
             step = 2**64 // parts
