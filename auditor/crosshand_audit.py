@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 #: Hands kept as dictionaries before they become a polars frame (~4 KiB each as dictionaries).
 ROWS_PER_FRAME = 1_000
 #: Frames kept in memory before they are spilled to disk (estimated polars size).
-SPILL_BYTES = 16 * 2**20
+SPILL_BYTES = 4 * 2**20  # polars keeps ~4x the estimate for frames of 1,000 rows
 #: Hands checked at once at the end of a run (one range of table-key hashes): ``check`` needs
 #: about 6 KiB a hand while it runs (sorts, the exploded seats), so 5,000 hands cost ~30 MiB.
 HANDS_PER_PARTITION = 5_000
