@@ -46,8 +46,10 @@ HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel --outdir "$OUT" . >"$OUT/
 }
 wheel=$(ls "$OUT"/hhaudit-*.whl)
 echo "compiled wheel: $wheel ($(( $(date +%s) - start )) s)"
+# hatch-mypyc builds its extension modules in place (next to the sources) and leaves them there:
+# remove them, or this checkout would silently import compiled (and later stale) modules
+clean
 if [ "${1:-}" = "--inplace" ]; then
-  clean
   "$PY" - "$wheel" <<'PY'
 import sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
