@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from auditor import findings as F
-from auditor.continuity import Collect
 from auditor.findings import Finding, checks
 from auditor.formats import REGISTRY, Chunk, ExportFacts, parse_chunk
 from auditor.model import Hand
@@ -24,6 +24,10 @@ from auditor.replay import Trace, replay
 from auditor.replay.pots import PotTrace
 from auditor.replay.pots import build as build_pots
 from auditor.rules.hand import DuplicateIds
+
+if TYPE_CHECKING:  # polars is imported by the cross-hand stage only when it has two hands
+    from auditor.continuity import Collect
+    from auditor.crosshand_audit import FirstHandFirst
 
 
 @dataclass(slots=True)
@@ -151,7 +155,7 @@ class AuditRun:
     converted_files: set[str] = field(default_factory=set)
     on_audited: Callable[[Audited], None] | None = None
     #: the cross-hand stage's rows (``hhaudit audit``): :meth:`Collect.findings` runs the T-rules
-    crosshand: Collect | None = None
+    crosshand: Collect | FirstHandFirst | None = None
 
     def profile_for(self, hand: Hand) -> Profile:
         return for_hand(hand.site, self.rules or None)

@@ -92,9 +92,10 @@ def iter_parsed(
     the last one, and its findings come last, with no hand; ``gaps`` adds where a table's chain
     could not be followed (T001, reported only when selected).
     """
-    from auditor.continuity import Collect
+    from auditor.crosshand_audit import FirstHandFirst  # polars only from a second hand on
 
-    run = AuditRun(rules=rules or None, audit=rules is not None, crosshand=Collect() if rules is not None else None)
+    run = AuditRun(rules=rules or None, audit=rules is not None,
+                   crosshand=FirstHandFirst() if rules is not None else None)  # fmt: skip
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item) else []

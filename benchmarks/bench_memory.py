@@ -12,7 +12,14 @@ Two inputs are generated in a temporary folder:
 Each command runs in its own process; its peak resident memory (``ru_maxrss`` of the child) is
 printed next to the stated bound.
 
+``--scale N,N,..`` (issue 16) measures instead how the peak grows with the number of hands: for each
+N, the PokerStars corpus hands (``../shared/corpus/pokerstars``) repeated in corpus order with fresh
+hand ids are streamed to one temporary file (never into the repository), then ``hhaudit parse
+--to jsonl`` and ``hhaudit audit --format json`` run on it, each in its own process; printed: peak
+RSS, seconds, and the slope between consecutive sizes in bytes per hand (what 10M hands would add).
+
     .venv/bin/python benchmarks/bench_memory.py [--huge-mb 400] [--many-mb 45] [--json OUT]
+    .venv/bin/python benchmarks/bench_memory.py --scale 10000,100000,300000 [--json OUT]
 """
 
 from __future__ import annotations
@@ -83,13 +90,72 @@ def peak(argv: list[str]) -> tuple[float, float]:
     return int(kib) / 1024, float(secs)
 
 
+#: The bounds of issue 16 by command, for ``--scale``: peak RSS in MiB at any input size.
+SCALE_BOUNDS = {"parse": 200, "audit": 150}
+
+
+def stream_hands(path: Path, n: int) -> int:
+    """Write ``n`` PokerStars corpus hands, repeated with fresh ids, to ``path``; returns its bytes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import common
+    from bench_batch import _ID, hand_texts
+
+    texts = hand_texts(str(common.default_corpus()))
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        for i in range(n):
+            head, _, rest = texts[i % len(texts)].partition("\n")
+            f.write(_ID.sub(f"#{800_000_000_000 + i}:", head, count=1) + "\n" + rest + "\n\n\n")
+    return path.stat().st_size
+
+
+def scale(sizes: list[int], json_out: str | None) -> int:
+    hh = [sys.executable, "-m", "auditor.cli"]
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        for n in sizes:
+            src = d / f"hands-{n}.txt"
+            nbytes = stream_hands(src, n)
+            for cmd, argv in (
+                ("parse", ["parse", str(src), "--to", "jsonl", "--out", str(d / "tables"), "--quiet"]),
+                ("audit", ["audit", str(src), "--format", "json", "--fail-on", "none", "-o", str(d / "out.json"),
+                           "--quiet"]),
+            ):  # fmt: skip
+                mib, secs = peak([*hh, *argv])
+                rows.append({"hands": n, "input_mib": round(nbytes / 2**20, 1), "command": cmd,
+                             "peak_mib": round(mib, 1), "seconds": round(secs, 1), "hands_per_s": round(n / secs),
+                             "bound_mib": SCALE_BOUNDS[cmd], "within": mib <= SCALE_BOUNDS[cmd]})  # fmt: skip
+                print(f"{n:>9,} hands {cmd:<6} peak {mib:6.1f} MiB  {secs:7.1f} s", flush=True)
+            src.unlink()
+    print(f"\n{'command':<7} {'hands':>9} {'input MiB':>9} {'peak MiB':>9} {'hands/s':>8} {'B/hand since prev':>18}")
+    for cmd in SCALE_BOUNDS:
+        prev: dict[str, object] | None = None
+        for r in (r for r in rows if r["command"] == cmd):
+            slope = ""
+            if prev is not None:
+                dh = int(r["hands"]) - int(prev["hands"])  # type: ignore[call-overload]
+                dm = float(r["peak_mib"]) - float(prev["peak_mib"])  # type: ignore[arg-type]
+                r["bytes_per_hand"] = round(dm * 2**20 / dh, 1)
+                slope = f"{r['bytes_per_hand']:+.1f}"
+            mark = "ok" if r["within"] else "OVER"
+            print(f"{cmd:<7} {r['hands']:>9,} {r['input_mib']:>9} {r['peak_mib']:>9} {r['hands_per_s']:>8,} "
+                  f"{slope:>18}  {mark} (bound {r['bound_mib']} MiB)")  # fmt: skip
+            prev = r
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0 if all(r["within"] for r in rows) else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
     ap.add_argument("--many-mb", type=int, default=45)
     ap.add_argument("--ipoker-mb", type=int, default=100)
+    ap.add_argument("--scale", metavar="N,N", help="peak RSS of parse and audit by number of hands (issue 16)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.scale:
+        return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json)
     hh = [sys.executable, "-m", "auditor.cli"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

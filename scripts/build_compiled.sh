@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
-# Optional speed-up (issue 16): compile the hot, fully typed modules with mypyc, in place.
+# The optional compiled build (issue 16): the hot, fully typed modules compiled with mypyc.
 #
-#   bash scripts/build_compiled.sh          # build: .so files next to the modules, imported instead of them
-#   bash scripts/build_compiled.sh --clean  # remove them: back to the pure-Python package
+#   bash scripts/build_compiled.sh            # a platform wheel with them compiled, in build/compiled/
+#   bash scripts/build_compiled.sh --inplace  # the same wheel's .so files put next to the modules of
+#                                             # this checkout (Python imports them first): the whole
+#                                             # suite then runs on them (bash scripts/test.sh)
+#   bash scripts/build_compiled.sh --clean    # remove the in-place .so files: back to pure Python
 #
-# The pure-Python package (`pip install -e .`) stays the default and needs no compiler; this
-# script needs a C compiler and Python's headers, and mypyc (installed with mypy by '.[test]').
-# The compiled modules behave exactly as the Python ones (tests/test_fast_path.py and the whole
-# suite pass on both); edit a compiled module's .py and you must build again (or --clean), since
-# Python imports the .so first.
+# The wheel is built by hatchling with the mypyc build hook of pyproject.toml
+# ([tool.hatch.build.targets.wheel.hooks.mypyc], off unless HATCH_BUILD_HOOK_ENABLE_MYPYC=1), in an
+# isolated build environment (hatch-mypyc, mypy, setuptools and the runtime dependencies, from
+# PyPI).  The pure-Python package (`pip install -e .`, or a wheel built without the variable) stays
+# the default and needs no compiler.  This needs a C compiler and Python's headers: without them it
+# says so and exits with status 3.  Edit a compiled module's .py after --inplace and you must build
+# again (or --clean), since Python imports the .so first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-MODULES=(auditor/replay/betting.py auditor/replay/pots.py)
+PY=${PYTHON:-.venv/bin/python}
+OUT=build/compiled
+MODULES=(auditor/replay/betting auditor/replay/pots)  # keep in step with the hook's `include`
 clean() {
-  for m in "${MODULES[@]}"; do rm -f "${m%.py}".cpython-*.so; done
-  rm -f ./*__mypyc.cpython-*.so
+  for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done
+  rm -f ./*__mypyc.cpython-*.so auditor/*__mypyc.cpython-*.so
 }
 if [ "${1:-}" = "--clean" ]; then
   clean
@@ -22,16 +29,34 @@ if [ "${1:-}" = "--clean" ]; then
   exit 0
 fi
 if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
-  echo "no C compiler: the pure-Python package stays in use" >&2
-  exit 1
+  echo "no C compiler (${CC:-cc}): no compiled build; the pure-Python package stays in use" >&2
+  exit 3
 fi
+if ! "$PY" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+  echo "no Python headers (Python.h): no compiled build; the pure-Python package stays in use" >&2
+  exit 3
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT"
+start=$(date +%s)
+HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel --outdir "$OUT" . >"$OUT/build.log" 2>&1 || {
+  tail -40 "$OUT/build.log" >&2
+  echo "the compiled build failed (log: $OUT/build.log)" >&2
+  exit 1
+}
+wheel=$(ls "$OUT"/hhaudit-*.whl)
+echo "compiled wheel: $wheel ($(( $(date +%s) - start )) s)"
+# hatch-mypyc builds its extension modules in place (next to the sources) and leaves them there:
+# remove them, or this checkout would silently import compiled (and later stale) modules
 clean
-# mypyc builds through setuptools, which would read this project's pyproject.toml (a hatchling
-# project): build from a copy of the package alone, then copy the extension modules back.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cp -r auditor "$tmp"/
-(cd "$tmp" && MYPYC_OPT_LEVEL=${MYPYC_OPT_LEVEL:-3} "$OLDPWD/.venv/bin/mypyc" --strict "${MODULES[@]}" >/dev/null)
-for m in "${MODULES[@]}"; do cp "$tmp/${m%.py}".cpython-*.so "$(dirname "$m")"/; done
-cp "$tmp"/*__mypyc.cpython-*.so .
-echo "compiled: ${MODULES[*]}"
+if [ "${1:-}" = "--inplace" ]; then
+  "$PY" - "$wheel" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for name in z.namelist():
+    if name.endswith(".so"):
+        with z.open(name) as src, open(name, "wb") as dst:  # the shared runtime .so sits at the root
+            dst.write(src.read())
+        print("in place:", name)
+PY
+fi

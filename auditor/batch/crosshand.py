@@ -148,9 +148,47 @@ def _rows(store: str, night: str, df: pl.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+#: Hands of a night checked at once (issue 16): ``check`` needs ~6 KiB a hand while it runs, so a
+#: larger night is first split by table-key hash into partitions of about this many hands.
+HANDS_PER_PARTITION = 20_000
+
+
+def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on ``night_input``, in bounded memory: a night of more than
+    ``per_part`` hands is streamed once into partition files by table-key hash (in a temporary folder
+    of the store), and each is checked alone.  A chain never crosses tables: the rows are those of
+    the whole query, in :func:`check_partitioned`'s order."""
+    lf = night_input(store, night)
+    n = int(lf.select(pl.len()).collect().item())
+    if n <= per_part:
+        return C.check(lf).collect()
+    import shutil
+    import tempfile
+
+    parts = -(-n // per_part)
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        lf.with_columns(_p=(C._key().hash(seed=7) % parts).cast(pl.Int64)).sink_parquet(
+            pl.PartitionBy(tmp, key="_p", include_key=False), mkdir=True
+        )
+        results = []
+        for d in sorted(os.listdir(tmp)):
+            files = [os.path.join(root, f) for root, _, fs in os.walk(os.path.join(tmp, d)) for f in fs]
+            if files:
+                results.append(C.check(pl.scan_parquet(files, hive_partitioning=False)).collect())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    cols = list(C.FINDINGS)
+    if not results:
+        return C.check(lf.head(0)).collect()
+    return pl.concat([r.select(cols) for r in results], how="vertical_relaxed").sort(
+        ["path", "line", "code", "player", "hand_id"], nulls_last=True
+    )
+
+
 def run_night(store: str, night: str) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = C.check(night_input(store, night)).collect()
+    cont = check_night(store, night)
     rows = _rows(store, night, cont)
     from auditor.batch.work import finding_row
 

@@ -120,9 +120,9 @@ class Format:
             module = importlib.import_module(self.reader_module)
             r: Reader = module.Reader(self)
             return r
-        from auditor.formats.peg import PegGrammar, read_hand
+        from auditor.formats.peg import read_hand
 
-        grammar = PegGrammar.compile(self.name, self.grammars, self.facts)
+        grammar = self.peg  # one compiled grammar per format and process (the splitter uses it too)
 
         class _Peg:
             def read(self, chunk: Chunk) -> tuple[Hand | None, list[Finding]]:
@@ -132,10 +132,12 @@ class Format:
 
     @cached_property
     def peg(self) -> Any:
-        """The compiled grammar of a text format (tests and tools that need the parse tree)."""
-        from auditor.formats.peg import PegGrammar
+        """The compiled grammar of a text format (the reader's, the splitter's, and for tests and
+        tools that need the parse tree): from the on-disk cache when its sources are unchanged
+        (:mod:`auditor.formats.cache`), else compiled."""
+        from auditor.formats.cache import compiled_grammar
 
-        return PegGrammar.compile(self.name, self.grammars, self.facts)
+        return compiled_grammar(self.name, self.grammars, self.facts)
 
     def header_pattern(self) -> str:
         """The pattern that starts a hand of this format, as the grammar (or reader module) writes it.
@@ -257,7 +259,8 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line", "preamble"):
+        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line", "preamble",
+                     "patterns"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -285,10 +288,27 @@ class Registry:
         return ", ".join(f.title for f in self.supported())
 
     @cached_property
+    def patterns(self) -> dict[str, tuple[str, str | None]]:
+        """Each supported format's :meth:`Format.header_pattern` and :meth:`Format.lead_in_pattern`,
+        from the on-disk cache when no card, grammar or reader module changed (deriving them composes
+        every grammar and imports every document reader): see :mod:`auditor.formats.cache`."""
+
+        def build() -> dict[str, tuple[str, str | None]]:
+            return {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in self.supported()}
+
+        fmts = list(self.formats.values())
+        if any(f.reader_module and not f.reader_module.startswith("auditor.formats.") for f in fmts):
+            return build()  # a plug-in reader module outside the package: its source is not in the key
+        from auditor.formats.cache import header_patterns
+
+        grammars = sorted({g for f in fmts for g in f.grammars})
+        return header_patterns([f.card for f in fmts], grammars, build)
+
+    @cached_property
     def detector(self) -> re.Pattern[str]:
         """One pattern that matches the first line of a hand of any supported text format; the
         matching group's name is the format (``fmt_<name>``)."""
-        parts = [f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in self.supported() if not f.is_document]
+        parts = [f"(?P<fmt_{f.name}>{self.patterns[f.name][0]})" for f in self.supported() if not f.is_document]
         return re.compile("|".join(parts) or "(?!)")
 
     @cached_property
@@ -300,7 +320,7 @@ class Registry:
     @cached_property
     def sniffers(self) -> list[tuple[re.Pattern[str], Format]]:
         """First-line patterns of document formats (XML/JSON/TOML readers)."""
-        return [(re.compile(f.header_pattern()), f) for f in self.supported() if f.is_document]
+        return [(re.compile(self.patterns[f.name][0]), f) for f in self.supported() if f.is_document]
 
     @cached_property
     def recognisers(self) -> list[tuple[re.Pattern[str], Format]]:
@@ -328,7 +348,7 @@ class Registry:
         """Per format with a ``lead_in`` line: its pattern."""
         out: dict[str, re.Pattern[str]] = {}
         for f in self.supported():
-            p = f.lead_in_pattern()
+            p = self.patterns[f.name][1]
             if p is not None:
                 out[f.name] = re.compile(p)
         return out

@@ -159,7 +159,7 @@ class Replay:
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
-            pl.pos = pl.seat
+            pl.pos = float(pl.seat)  # float: an exact int in a float field (mypyc checks it)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
             for pl in self.players.values():
                 pl.stack_known = False
@@ -188,7 +188,7 @@ class Replay:
         self.raises = 0
         self.round_players = 0
         self.capped_multiway = False
-        self.anchor_seat: float = hand.button if hand.button is not None else 0
+        self.anchor_seat: float = float(hand.button) if hand.button is not None else 0.0
         self.last_actor: Player | None = None
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None

@@ -1,0 +1,165 @@
+"""An on-disk cache of what the format registry derives from its sources (issue 16: start-up).
+
+Compiling a format's grammar chain (composing the ``.peg`` files, then parsimonious compiling ~80
+regexes) and deriving every format's hand-header pattern (composing every grammar, importing every
+document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``.  Both
+are pure functions of files: the grammar and card files, the modules of :mod:`auditor.formats` that
+define what is derived and how it is stored, parsimonious's own source, and the versions of hhaudit,
+``regex`` and Python.  So the results are pickled in a user cache directory, keyed by a SHA-256 of all of
+those, and reused while the key is the same.
+
+Never a wrong grammar:
+
+* the key covers every byte the derived value depends on (a grammar edit, a card edit, another
+  version of a library or of this package: another key, another file);
+* the key is stored inside the file too, and checked after loading (a file copied or renamed by
+  hand is not trusted);
+* a file that cannot be read, unpickled or checked is ignored and rebuilt (and overwritten);
+* files are written atomically (a temporary file in the same directory, then ``os.replace``), so a
+  concurrent reader (two batch workers starting at once) sees the old file, the new one or none;
+* any failure to write (read-only home, full disk) only costs the time of building again.
+
+Where: ``$HHAUDIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hhaudit``, else ``~/.cache/hhaudit``
+(``%LOCALAPPDATA%\\hhaudit`` on Windows).  ``HHAUDIT_NO_CACHE=1`` turns the cache off (every
+process builds what it needs, as before).  The directory is created private to the user (0700):
+its pickles are loaded by this package, so it must be writable by the user alone, like Python's
+own ``__pycache__``.  ``hhaudit`` never reads a cache file written by anybody else: files not owned
+by the current user are ignored (POSIX).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+ENV_DIR = "HHAUDIT_CACHE_DIR"
+ENV_OFF = "HHAUDIT_NO_CACHE"
+#: Bumped when the layout of cached values changes in a way the source fingerprint would not see.
+LAYOUT = 1
+
+
+def cache_dir() -> Path | None:
+    """The cache directory (not created here), or None when the cache is turned off."""
+    if os.environ.get(ENV_OFF, "").strip() not in ("", "0"):
+        return None
+    explicit = os.environ.get(ENV_DIR)
+    if explicit:
+        return Path(explicit)
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "hhaudit"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hhaudit"
+
+
+@cache
+def _code_fingerprint() -> bytes:
+    """The versions, parsimonious's source and the modules of :mod:`auditor.formats` (what
+    derives the cached values and what they are pickled as)."""
+    import parsimonious
+
+    from auditor import __version__
+
+    h = hashlib.sha256()
+    regex = sys.modules.get("regex")  # parsimonious's regex engine, imported with it
+    regex_version = str(getattr(regex, "__version__", "-"))
+    h.update(f"{LAYOUT}|{__version__}|{regex_version}|".encode())
+    h.update(sys.version.encode())
+    # parsimonious states no version at run time: its own source is the key (what pickled
+    # expressions are made of), then the modules here
+    for d in (Path(parsimonious.__file__).parent, Path(__file__).resolve().parent):
+        for p in sorted(d.glob("*.py")):
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.digest()
+
+
+def key_of(kind: str, files: Iterable[Path], extra: str = "") -> str:
+    """The cache key of a value of ``kind`` derived from ``files`` (their names and bytes, in order)
+    and ``extra`` (any other input, e.g. a ``repr``), with the code fingerprint."""
+    h = hashlib.sha256(_code_fingerprint())
+    h.update(kind.encode() + b"\0")
+    for p in files:
+        h.update(str(p.name).encode() + b"\0" + Path(p).read_bytes() + b"\0")
+    h.update(extra.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def path_of(kind: str, key: str) -> Path | None:
+    d = cache_dir()
+    return None if d is None else d / f"{kind}-{key[:40]}.pickle"
+
+
+def _load(path: Path, key: str, expect: type) -> object | None:
+    try:
+        with path.open("rb") as f:
+            if hasattr(os, "getuid") and os.fstat(f.fileno()).st_uid != os.getuid():
+                return None  # somebody else's file: never loaded
+            stored = pickle.load(f)
+    except FileNotFoundError:
+        return None
+    except Exception:  # corrupt, truncated, from another layout: rebuilt
+        return None
+    if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], expect)):
+        return None
+    return stored[1]
+
+
+def _store(path: Path, key: str, value: object) -> None:
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump((key, value), f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except Exception:  # read-only or full: the value was built, only the next start-up pays again
+        return
+
+
+def load_or_build(kind: str, key: str, expect: type[T], build: Callable[[], T]) -> T:
+    """The cached value of ``kind`` under ``key`` (an instance of ``expect``), else ``build()``,
+    stored for next time."""
+    path = path_of(kind, key)
+    if path is not None:
+        found = _load(path, key, expect)
+        if found is not None:
+            return found  # type: ignore[return-value]  # checked: isinstance(found, expect)
+    value = build()
+    if path is not None:
+        _store(path, key, value)
+    return value
+
+
+# ------------------------------------------------------------------------ what the registry caches
+
+
+def compiled_grammar(name: str, files: tuple[Path, ...], facts: object) -> object:
+    """The :class:`~auditor.formats.peg.PegGrammar` of a grammar chain, its line dispatch and head
+    plan included (what the first hand would derive), from the cache or compiled."""
+    from auditor.formats.peg import PegGrammar
+
+    def build() -> PegGrammar:
+        g = PegGrammar.compile(name, files, facts)  # type: ignore[arg-type]
+        _ = g.dispatch, g.head_plan  # cached properties: pickled with the grammar
+        return g
+
+    return load_or_build(f"grammar-{name}", key_of("grammar", files, f"{name}|{facts!r}"), PegGrammar, build)
+
+
+def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:
+    """Every format's hand-header and lead-in patterns (see :class:`~auditor.formats.registry.Registry`),
+    keyed by every card and grammar file of the registry (document readers' ``SNIFF`` patterns live
+    in :mod:`auditor.formats` modules, which the code fingerprint covers)."""
+    key = key_of("patterns", [*cards, *grammars], "|".join(str(p.parent) for p in cards))
+    return load_or_build("patterns", key, dict, build)

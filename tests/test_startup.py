@@ -1,0 +1,193 @@
+"""Start-up (issue 16): the on-disk grammar cache never gives a wrong grammar, and a one-hand audit
+imports none of the heavy libraries it does not need.
+
+* a cold cache is built and written; a warm one is loaded without compiling; a corrupt, truncated,
+  renamed (another key inside) or foreign file is ignored and rebuilt; an edited grammar gets
+  another key.  Every grammar so obtained reads every fixture hand exactly as a fresh compile does;
+* the cross-hand stage gives what :class:`auditor.continuity.Collect` gives, with polars imported
+  only from the second hand on.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from auditor.formats import Chunk
+from auditor.formats import cache as C
+from auditor.formats.peg import PegGrammar, read_hand
+from auditor.formats.registry import Format, Registry, grammar_dir
+from auditor.ingest import expand_paths, read_stream
+from tests.conftest import FIXTURES, ROOT
+
+SITES = ("pokerstars", "ggpoker", "winamax", "888poker", "partypoker")
+
+
+def fixture_chunks(site: str) -> list[Chunk]:
+    out: list[Chunk] = []
+    for p in expand_paths([str(FIXTURES / "sites" / site)]):
+        data = Path(p).read_bytes()
+        out += [c for c in read_stream(io.BytesIO(data), p, len(data))[1] if isinstance(c, Chunk) and c.site == site]
+    return out
+
+
+def fresh(fmt: Format) -> PegGrammar:
+    return PegGrammar.compile(fmt.name, fmt.grammars, fmt.facts)
+
+
+def reads_like_fresh(g: PegGrammar, fmt: Format) -> int:
+    ref = fresh(fmt)
+    n = 0
+    for c in fixture_chunks(fmt.name):
+        assert read_hand(g, c) == read_hand(ref, c), f"{c.path}:{c.first_line}"
+        assert read_hand(g, c, fast=False) == read_hand(ref, c, fast=False)
+        n += 1
+    return n
+
+
+def cached(fmt: Format) -> PegGrammar:
+    g = C.compiled_grammar(fmt.name, fmt.grammars, fmt.facts)
+    assert isinstance(g, PegGrammar)
+    return g
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    d = tmp_path / "cache"
+    monkeypatch.setenv(C.ENV_DIR, str(d))
+    monkeypatch.delenv(C.ENV_OFF, raising=False)
+    return d
+
+
+def files(d: Path, kind: str) -> list[Path]:
+    return sorted(d.glob(f"{kind}-*.pickle"))
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_cold_then_warm_cache_reads_like_a_fresh_compile(site: str, cache_dir: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    fmt = Registry().formats[site]
+    g = cached(fmt)  # cold: compiled and written
+    assert len(files(cache_dir, f"grammar-{site}")) == 1
+    assert reads_like_fresh(g, fmt) >= 1
+
+    def no_compile(*a: object, **k: object) -> PegGrammar:
+        raise AssertionError("compiled although the cache is warm")
+
+    monkeypatch.setattr(PegGrammar, "compile", classmethod(no_compile))
+    warm = cached(fmt)
+    assert "dispatch" in warm.__dict__ and "head_plan" in warm.__dict__  # derived once, stored
+    monkeypatch.undo()
+    monkeypatch.setenv(C.ENV_DIR, str(cache_dir))
+    assert reads_like_fresh(warm, fmt) >= 1
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda p: p.write_bytes(b"not a pickle at all"),
+        lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),  # truncated
+        lambda p: p.write_bytes(pickle.dumps(("another key", "a string, not a grammar"))),
+        lambda p: p.write_bytes(pickle.dumps(("0" * 64, pickle.loads(p.read_bytes())[1]))),  # stale: key differs
+        lambda p: p.write_bytes(b""),
+    ],
+    ids=["garbage", "truncated", "wrong-type", "stale-key", "empty"],
+)
+def test_a_damaged_cache_file_is_rebuilt(damage: object, cache_dir: Path) -> None:
+    fmt = Registry().formats["pokerstars"]
+    cached(fmt)
+    (path,) = files(cache_dir, "grammar-pokerstars")
+    damage(path)  # type: ignore[operator]
+    g = cached(fmt)
+    assert reads_like_fresh(g, fmt) >= 1
+    key, value = pickle.loads(path.read_bytes())  # rewritten whole
+    assert isinstance(value, PegGrammar) and path.name.endswith(f"{key[:40]}.pickle")
+
+
+def test_an_edited_grammar_gets_another_key_and_its_own_reading(tmp_path: Path, cache_dir: Path) -> None:
+    src = tmp_path / "grammars"
+    shutil.copytree(grammar_dir(), src)
+    before = Registry([src]).formats["pokerstars"]
+    g1 = cached(before)
+    # the same edit in the copy: "checks" lines no longer read as actions (they become unknown lines)
+    peg = src / "_stars.peg"
+    text = peg.read_text("utf-8")
+    assert "checks" in text
+    peg.write_text(text.replace("checks", "chequers"), "utf-8")
+    after = Registry([src]).formats["pokerstars"]
+    g2 = cached(after)
+    assert len(files(cache_dir, "grammar-pokerstars")) == 2
+    assert reads_like_fresh(g2, after) >= 1  # the edited grammar, not the cached one
+    c = next(c for c in fixture_chunks("pokerstars") if any(": checks" in x for x in c.lines))
+    assert read_hand(g1, c) != read_hand(g2, c)
+
+
+def test_header_patterns_cached_equal_derived(cache_dir: Path) -> None:
+    r = Registry()
+    derived = {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in r.supported()}
+    assert r.patterns == derived  # cold
+    assert files(cache_dir, "patterns")
+    assert Registry().patterns == derived  # warm
+    (path,) = files(cache_dir, "patterns")
+    path.write_bytes(b"\x80\x05garbage")
+    assert Registry().patterns == derived  # rebuilt
+
+
+def test_cache_off_and_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fmt = Registry().formats["pokerstars"]
+    monkeypatch.setenv(C.ENV_OFF, "1")
+    assert C.cache_dir() is None
+    assert reads_like_fresh(cached(fmt), fmt) >= 1
+    monkeypatch.delenv(C.ENV_OFF)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv(C.ENV_DIR, str(blocker / "sub"))  # cannot be created: built, not stored
+    assert reads_like_fresh(cached(fmt), fmt) >= 1
+
+
+def run_py(code: str, tmp_path: Path) -> str:
+    env_code = f"import os; os.environ['{C.ENV_DIR}'] = {str(tmp_path / 'c')!r}\n" + code
+    out = subprocess.run([sys.executable, "-c", env_code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return out.stdout
+
+
+def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
+    """``hhaudit audit one_hand.txt``: no polars (the cross-hand stage waits for a second hand), no
+    pokerkit (no hi/lo or short-deck hand), no jinja2 (no report), no dask, no pyarrow."""
+    code = (
+        "import sys\n"
+        "from auditor.cli import main\n"
+        "try:\n"
+        f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = {'polars', 'pokerkit', 'jinja2', 'dask', 'pyarrow', 'numpy', 'starlette'}\n"
+        "print('IMPORTED', sorted({m.split('.')[0] for m in sys.modules} & heavy))\n"
+    )
+    for _ in range(2):  # cold cache, then warm
+        out = run_py(code, tmp_path)
+        assert "B001" in out  # the audit ran
+        assert "IMPORTED []" in out
+
+
+def test_cross_hand_stage_waits_for_a_second_hand() -> None:
+    from auditor.audit import AuditRun
+    from auditor.continuity import Collect
+    from auditor.crosshand_audit import FirstHandFirst
+
+    cs = [c for site in ("pokerstars", "winamax", "ggpoker") for c in fixture_chunks(site)]
+    assert len(cs) >= 10
+    for n in (0, 1, 2, 3, len(cs)):
+        lazy, real = FirstHandFirst(), Collect()
+        for c in cs[:n]:
+            for collector in (lazy, real):
+                AuditRun(crosshand=collector).process(c)
+        assert lazy.findings() == real.findings()
+        if n <= 1:
+            assert lazy.inner is None and lazy.findings() == []
