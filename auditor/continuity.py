@@ -247,7 +247,8 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
     (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
     # the fingerprint (a 24-digit string per hand) is not read: only the store's duplicate pass needs it
-    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]))
+    # the input is read once (a scan of the store would otherwise be read by both queries below)
+    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]).collect().lazy())
     base = base_lf.collect()
     order_ = keys.collect()
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
