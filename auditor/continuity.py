@@ -52,19 +52,19 @@ MAX_GAP = timedelta(minutes=20)
 #: Finding families the cross-hand stage trusts a hand's final stacks despite (descriptions, copies).
 _TRUSTED_PREFIXES = ("D",)
 
-SEAT = pl.Struct(
-    {
-        "seat": pl.Int64(),
-        "player": pl.String(),
-        "stack": pl.Int64(),  # starting stack as printed
-        "final": pl.Int64(),  # as replayed: start - chips put in + chips returned + awards claimed
-        "sitting_out": pl.Boolean(),
-        "active": pl.Boolean(),  # posted or acted in the hand (dealt in)
-        "added": pl.Boolean(),  # a rebuy, add-on or top-up printed for the player in this hand
-        "line": pl.Int64(),
-        "collected": pl.Int64(),  # what the site paid the player in this hand (its collect lines)
-    }
-)
+#: A seat of a hand: the fields of the nested ``seats`` column, and the columns of the flat seat frame.
+SEAT_FIELDS: dict[str, pl.DataType] = {
+    "seat": pl.Int64(),
+    "player": pl.String(),
+    "stack": pl.Int64(),  # starting stack as printed
+    "final": pl.Int64(),  # as replayed: start - chips put in + chips returned + awards claimed
+    "sitting_out": pl.Boolean(),
+    "active": pl.Boolean(),  # posted or acted in the hand (dealt in)
+    "added": pl.Boolean(),  # a rebuy, add-on or top-up printed for the player in this hand
+    "line": pl.Int64(),
+    "collected": pl.Int64(),  # what the site paid the player in this hand (its collect lines)
+}
+SEAT = pl.Struct(SEAT_FIELDS)
 
 #: The columns this stage adds to a hand row (in ``hhaudit audit`` and in the store's ``hands`` table).
 COLUMNS: dict[str, pl.DataType] = {
@@ -97,6 +97,13 @@ BASE: dict[str, pl.DataType] = {
     "structure": pl.String(),
 }
 INPUT: dict[str, pl.DataType] = {**BASE, **COLUMNS}
+
+#: The flat form of the input (one frame of hands, one of seats; what ``hhaudit audit`` builds and the
+#: store's ``seats`` table holds): a hand row has ``n_seats`` instead of the nested ``seats`` (null
+#: when the hand has none, like a null ``seats``), and its seats are the next ``n_seats`` rows of the
+#: seat frame (:data:`SEAT_FIELDS`), in the hand's seat order.
+N_SEATS = "n_seats"
+FLAT: dict[str, pl.DataType] = {**{k: v for k, v in INPUT.items() if k != "seats"}, N_SEATS: pl.Int32()}
 
 
 def fingerprint_text(lines: Sequence[str]) -> str:
@@ -187,12 +194,21 @@ def _key() -> pl.Expr:
                          separator="\x1f")  # fmt: skip
 
 
-def _keys(hands: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def has_seats(columns: Iterable[str]) -> pl.Expr:
+    """Whether a hand has its seats: a nested ``seats`` list, or (flat form) ``n_seats``."""
+    cols = set(columns)
+    parts = [pl.col(c).is_not_null() for c in ("seats", N_SEATS) if c in cols]
+    return pl.any_horizontal(parts) if parts else pl.lit(False)
+
+
+def _keys(hands: pl.LazyFrame, has: pl.Expr | None = None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """The chainable hands (with a row number ``_r`` and the table key ``tkey``, a hash of site,
     tournament and table) and, sorted, their ``_r``, ``tkey`` and place ``k`` in their table's order
-    (by start time, then hand number); a repeated hand id of a table keeps its first place."""
+    (by start time, then hand number); a repeated hand id of a table keeps its first place.
+    ``has``: whether a hand has its seats (default: :func:`has_seats` of the columns)."""
+    has = has_seats(hands.collect_schema().names()) if has is None else has
     base = hands.filter(~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
-                        & pl.col("table").is_not_null() & pl.col("seats").is_not_null())  # fmt: skip
+                        & pl.col("table").is_not_null() & has)  # fmt: skip
     base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
     # the hand number's last digits (PokerStars "#2500..", GG "OM1814..", Merge "60139095-6") order
     # hands of one second; then the place in the input
@@ -243,25 +259,68 @@ def _level_no() -> pl.Expr:
     return pl.col("level").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
 
 
-def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
-    """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
-    (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    # the fingerprint (a 24-digit string per hand) is not read: only the store's duplicate pass needs it
-    # the input is read once (a scan of the store would otherwise be read by both queries below)
-    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]).collect().lazy())
+#: The hand columns :func:`check` reads besides the seats (the fingerprint is for the store's duplicate pass).
+_SCALARS = [c for c in INPUT if c not in ("fingerprint", "seats")]
+
+
+def flat_seats(hands: pl.DataFrame) -> pl.DataFrame:
+    """The seats of the nested ``seats`` column of ``hands``, one row each (:data:`SEAT_FIELDS`) with
+    ``_in``, the row number of its hand in ``hands``; in hand order, each hand's seats in its order."""
+    ex = hands.select(pl.col("seats")).with_row_index("_in").explode("seats")
+    ex = ex.filter(pl.col("seats").is_not_null()).unnest("seats")
+    return ex.select(pl.col("_in").cast(pl.Int64), *SEAT_FIELDS).cast(SEAT_FIELDS)  # type: ignore[arg-type]
+
+
+def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
+    """``seats`` (the flat seat frame of ``hands``, which has ``n_seats``) with ``_in``, the row
+    number of each seat's hand in ``hands``."""
+    n = hands.select(pl.col(N_SEATS).fill_null(0).cast(pl.Int64)).to_series()
+    if int(n.sum() or 0) != seats.height:
+        raise ValueError(f"the hands have {int(n.sum() or 0)} seats in all (n_seats), the seat frame {seats.height}")
+    rows = pl.int_range(hands.height, eager=True, dtype=pl.Int64)
+    return seats.with_columns(_in=rows.gather(rows.repeat_by(n).explode().drop_nulls()))
+
+
+def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
+    (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
+    flat one; each input is read once."""
+    if seats is None:
+        df = hands.select(*_SCALARS, "seats").collect()
+        return df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats"), flat_seats(df)
+    df = hands.select(*_SCALARS, N_SEATS).collect()
+    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect())
+    return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
+
+
+def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """The cross-hand findings of ``hands``, one row per finding (:data:`FINDINGS`), sorted by path
+    and line.  ``hands``: rows of :data:`INPUT` (seats nested), or with ``seats`` the flat form
+    (rows of :data:`FLAT`, and the seat frame).  Pure polars: no Python per row."""
+    df, sf = flat_input(hands, seats)
+    return _check(df, sf, max_gap)
+
+
+def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
+    """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
+    base_lf, keys = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
     base = base_lf.collect()
     order_ = keys.collect()
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
     idx = order_["_r"]
-    hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
+    hd = order_.hstack(base.drop("_r", "tkey", "_in", "_has").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
     # one row per seat, exploded in place (no nested column is moved), with its hand's place in
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
     place = place.scatter(idx, pl.int_range(hd.height, eager=True))
-    ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
+    # the seats of the chainable hands, with their hand's row in ``base`` (``_r``)
+    r_of = pl.repeat(None, df.height, dtype=base["_r"].dtype, eager=True)
+    r_of = r_of.scatter(base["_in"], base["_r"])
+    ex = sf.with_columns(_r=r_of.gather(sf["_in"])).drop("_in").filter(pl.col("_r").is_not_null())
+    ex = ex.with_row_index("_i")
     at = place.gather(ex["_r"])
     seats = (
         ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
@@ -440,6 +499,29 @@ def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     return pl.DataFrame(fit_rows(rows, INPUT), schema=INPUT, orient="row") if rows else pl.DataFrame(schema=INPUT)
 
 
+def flat_row(row: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A hand row with nested ``seats`` as its flat hand row (``n_seats``) and its seat rows."""
+    seats = row.get("seats")
+    hand = {k: v for k, v in row.items() if k != "seats"}
+    hand[N_SEATS] = None if seats is None else len(seats)
+    return hand, list(seats or ())
+
+
+def flat_frames(rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Hand rows with nested ``seats`` as the flat form: the hands (:data:`FLAT`) and their seats."""
+    from auditor.tables import fit_rows
+
+    hands: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
+    for r in rows:
+        h, ss = flat_row(r)
+        hands.append(h)
+        seats += ss
+    hf = pl.DataFrame(fit_rows(hands, FLAT), schema=FLAT, orient="row") if hands else pl.DataFrame(schema=FLAT)
+    sf = pl.DataFrame(fit_rows(seats, SEAT_FIELDS), schema=SEAT_FIELDS, orient="row") if seats else None
+    return hf, sf if sf is not None else pl.DataFrame(schema=SEAT_FIELDS)
+
+
 # ---------------------------------------------------------------------------------- findings
 
 
@@ -516,24 +598,26 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 class Collect:
     """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
 
-    Rows are turned into polars frames every :data:`BATCH` hands, so a large run keeps columns, not
-    Python dictionaries (``rows`` holds the hands not yet turned)."""
+    Rows are turned into polars frames of the flat form (hands, seats: :func:`flat_frames`) every
+    :data:`BATCH` hands, so a large run keeps columns, not Python dictionaries (``rows`` holds the
+    hands not yet turned, with their seats nested)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[pl.DataFrame] = field(default_factory=list)
+    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = field(default_factory=list)
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
         self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
         if len(self.rows) >= BATCH:
-            self.frames.append(frame(self.rows))
+            self.frames.append(flat_frames(self.rows))
             self.rows = []
 
     def findings(self) -> list[Finding]:
-        parts = [*self.frames, frame(self.rows)] if self.rows else self.frames
+        parts = [*self.frames, flat_frames(self.rows)] if self.rows else self.frames
         if not parts:
             return []
-        df = check(pl.concat(parts).lazy()).collect()
-        return to_findings(df)
+        hands = pl.concat([h for h, _ in parts]).lazy()
+        seats = pl.concat([s for _, s in parts]).lazy()
+        return to_findings(check(hands, seats=seats).collect())
 
 
 #: Hands gathered as dictionaries before they become a polars frame.
