@@ -38,17 +38,73 @@ _LOC = ["file_key", "audit_id", "hand_no", "night"]
 
 
 def _hands(store: str) -> pl.LazyFrame:
-    return S.scan(store, "hands").select(*C.INPUT, *_LOC)
+    return S.scan(store, "hands").select(*C.INPUT, C.N_SEATS, *_LOC)
 
 
 def night_input(store: str, night: str) -> pl.LazyFrame:
-    """The hands of ``night`` and the last hand of each table from the nights before it."""
+    """The hands of ``night`` and the last hand of each table from the nights before it (the store's
+    rows: layout 2 hands have ``n_seats`` and their seats in the ``seats`` table; see
+    :func:`night_frames`)."""
     day = date.fromisoformat(night)
     h = _hands(store)
     now = h.filter(pl.col(S.NIGHT) == day)
     before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") == pl.col("k").max().over("tkey")).select(*C.INPUT, *_LOC)
+    last = before.filter(pl.col("k") == pl.col("k").max().over("tkey")).select(*C.INPUT, C.N_SEATS, *_LOC)
     return pl.concat([now, last], how="vertical_relaxed")
+
+
+_SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
+
+
+def _table_seats(seats: pl.LazyFrame, hands: pl.DataFrame) -> pl.DataFrame:
+    """The rows of the store's ``seats`` table (``seats``, already narrowed to the hands' nights) of
+    ``hands`` (layout 2 rows: ``n_seats`` set), in the hands' order, each hand's seats in its order.
+
+    Both tables are written part by part in the same order and read the same way, so the seats
+    usually come in the hands' order already: that is verified (night, file and hand number of every
+    seat); otherwise (or for a few hands of other nights) they are joined by night, file and hand."""
+    want = hands.select(*_SEAT_KEY, n=pl.col(C.N_SEATS).cast(pl.Int64)).with_row_index("_k")
+    cols = [*_SEAT_KEY, *C.SEAT_FIELDS]
+    got = seats.select(cols).collect()
+    expect = want.select(pl.col(c).repeat_by("n").explode().drop_nulls() for c in _SEAT_KEY)
+    if got.height == expect.height and got.select(_SEAT_KEY).equals(expect):
+        return got
+    got = got.join(want.drop("n"), on=_SEAT_KEY, how="inner", maintain_order="left")
+    return got.sort("_k", maintain_order=True).drop("_k")
+
+
+def night_frames(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`night_input` in the flat form of :func:`auditor.continuity.check` (the hands with
+    ``n_seats`` and the location columns, and their seats): layout 2 hands take their seats from the
+    ``seats`` table (read with only the needed columns), older hands from their nested ``seats``."""
+    day = date.fromisoformat(night)
+    hands = night_input(store, night).collect()
+    flat = pl.col(C.N_SEATS).is_not_null()
+    nested = ~flat & pl.col("seats").is_not_null()
+    seats = S.scan(store, "seats")
+    parts: list[pl.DataFrame] = []
+    now = hands.with_row_index("_in").filter(flat & (pl.col(S.NIGHT) == day))
+    if now.height:
+        parts.append(_table_seats(seats.filter(pl.col(S.NIGHT) == day), now).with_columns(_in=now["_in"].gather(
+            pl.int_range(now.height, eager=True).repeat_by(now[C.N_SEATS]).explode().drop_nulls())))  # fmt: skip
+    old = hands.with_row_index("_in").filter(flat & (pl.col(S.NIGHT) != day))
+    if old.height:
+        keys = old.select(_SEAT_KEY)
+        some = seats.filter(pl.col(S.NIGHT) < day).join(keys.lazy(), on=_SEAT_KEY, how="semi")
+        parts.append(_table_seats(some, old).with_columns(_in=old["_in"].gather(
+            pl.int_range(old.height, eager=True).repeat_by(old[C.N_SEATS]).explode().drop_nulls())))  # fmt: skip
+    if hands.select(nested.any()).item():
+        sub = hands.with_row_index("_row").filter(nested)
+        ex = C.flat_seats(sub)
+        parts.append(ex.with_columns(_in=sub["_row"].cast(pl.Int64).gather(ex["_in"])))
+    sf = pl.concat([p.select(*C.SEAT_FIELDS, pl.col("_in").cast(pl.Int64)) for p in parts]) if parts else None
+    if sf is None:
+        sf = pl.DataFrame(schema={**C.SEAT_FIELDS, "_in": pl.Int64()})
+    if len(parts) > 1:  # seats of several sources: in the hands' order
+        sf = sf.sort("_in", maintain_order=True)
+    n = pl.when(flat).then(pl.col(C.N_SEATS)).when(nested).then(pl.col("seats").list.len().cast(pl.Int32))
+    hands = hands.with_columns(n.alias(C.N_SEATS)).drop("seats")
+    return hands, sf.drop("_in")
 
 
 def duplicates(store: str, night: str | None = None) -> pl.DataFrame:
@@ -145,7 +201,8 @@ def _rows(store: str, night: str, df: pl.DataFrame) -> list[dict[str, Any]]:
 
 def run_night(store: str, night: str) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = C.check(night_input(store, night)).collect()
+    hands, seats = night_frames(store, night)
+    cont = C.check(hands.lazy(), seats=seats.lazy()).collect()
     rows = _rows(store, night, cont)
     from auditor.batch.work import finding_row
 
