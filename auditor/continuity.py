@@ -301,6 +301,86 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFr
     return _check(df, sf, max_gap)
 
 
+def _previous_rows(seats: pl.DataFrame, hands: int) -> pl.Series:
+    """For each seat row (``pkey``: the player at the table, ``_h``: the hand's place in table order,
+    ``seat``), the row of the same player's previous seat: the row before it in (``pkey``, ``_h``,
+    row) order; null for the first.
+
+    Most rows are found without a sort: a player in the same seat as in the hand just before (and
+    once in both hands) continues that row.  The other rows (first appearances, seat changes,
+    returns, hands with a player or a seat twice) and the rows no later row continues are few; they
+    alone are sorted, and each of the others finds its previous row among them (the row before a
+    broken chain of continued rows is the end of the chain before: it is among them)."""
+    n = seats.height
+    f = seats.select(
+        _row=pl.int_range(pl.len(), dtype=pl.Int64),
+        _h=pl.col("_h").cast(pl.Int64),
+        seat=pl.col("seat").cast(pl.Int64),
+        pkey=pl.col("pkey"),
+    ).with_columns(ok=pl.col("seat").is_between(0, 63).fill_null(False))
+    width = int(f.select(pl.col("seat").filter(pl.col("ok")).max()).item() or 0) + 1
+    cont = pl.Series("_c", [], dtype=pl.Int64)  # the row each continued row continues
+    fast = pl.repeat(False, n, eager=True)
+    if n and hands * width <= 16 * n + 1_000_000:
+        # the row of each (hand, seat): a map of hands x seat numbers
+        ok = f.filter(pl.col("ok")).select("_row", "_h", slot=pl.col("_h") * width + pl.col("seat"))
+        where = pl.repeat(None, hands * width, dtype=pl.Int64, eager=True).scatter(ok["slot"], ok["_row"])
+        # hands with a seat twice, or a player twice, are left to the sort
+        clash = ok.filter(where.gather(ok["slot"]) != ok["_row"])["_h"]
+        pair = f.select(pl.col("pkey").cast(pl.UInt64) ^ (pl.col("_h").cast(pl.UInt64) * 0x9E3779B97F4A7C15))
+        twice_p = f["_h"].filter(pair.to_series().is_duplicated()) if pair.n_unique() < n else clash.clear()
+        twice = pl.repeat(False, hands, eager=True).scatter(clash, True).scatter(twice_p, True)
+        at = f.select(c=pl.when(pl.col("ok") & (pl.col("_h") >= 1)).then((pl.col("_h") - 1) * width + pl.col("seat")))[
+            "c"
+        ]
+        cand = where.gather(at)
+        h = f["_h"]
+        same = f["pkey"] == f["pkey"].gather(cand)
+        fast = (same & ~twice.gather(h) & ~twice.gather((h - 1).clip(0))).fill_null(False)
+        cont = cand.filter(fast)
+    prev = pl.repeat(None, n, dtype=pl.Int64, eager=True).scatter(f["_row"].filter(fast), cont)
+    # the rows not continued from the hand before, and the rows not continued by the hand after
+    ends = pl.repeat(True, n, eager=True).scatter(cont, False)
+    few = f.select("_row", "pkey", "_h").filter(~fast | ends).sort(["pkey", "_h"], maintain_order=True)
+    few = few.with_columns(_prev=pl.when(pl.col("pkey") == pl.col("pkey").shift(1)).then(pl.col("_row").shift(1)))
+    few = few.filter(~fast.gather(few["_row"]))
+    return prev.scatter(few["_row"], few["_prev"])
+
+
+def _per_hand(seats: pl.DataFrame, hands: int, sums: dict[str, pl.Expr], mins: dict[str, pl.Expr]) -> pl.DataFrame:
+    """Sums and minimums over each hand's seats, one row per hand (``_r``, ``0 <= _r < hands``; a
+    hand's seats are consecutive rows, hands in ``_r`` order); null for a hand without seats.
+    Running sums, no group-by.  Integer sums wrap around like polars' ``sum``; ``mins`` values must
+    lie within +-2**20."""
+    r = seats["_r"].cast(pl.Int64)
+    rows = pl.int_range(hands, dtype=pl.Int64, eager=True)
+    bounds = pl.DataFrame({"start": r.search_sorted(rows, side="left"), "end": r.search_sorted(rows, side="right")})
+    bounds = bounds.cast(pl.Int64).with_columns(_own=(hands - rows) * (1 << 21))
+    vals = seats.select(**sums, **mins)
+    cols: list[pl.Expr] = []
+    for name in sums:
+        v = vals[name]
+        v = v.cast(pl.UInt32) if v.dtype == pl.Boolean else v
+        run = pl.Series([0], dtype=v.dtype).append(v.fill_null(0).cum_sum())
+        total = run.gather(bounds["end"]) - run.gather(bounds["start"])
+        cols.append(pl.when(pl.col("end") > pl.col("start")).then(total).alias(name))
+    for name in mins:
+        # a running minimum of (hands - _r) * 2**21 + 2**20 + value: an earlier hand's values are all larger
+        key = seats.select(
+            pl.when(vals[name].is_not_null())
+            .then((hands - pl.col("_r").cast(pl.Int64)) * (1 << 21) + (1 << 20) + vals[name].cast(pl.Int64))
+            .otherwise((hands + 2) * (1 << 21))
+        ).to_series()
+        run = key.cum_min().append(pl.Series([(hands + 2) * (1 << 21)], dtype=pl.Int64))
+        got = run.gather((bounds["end"] - 1).clip(0)) - bounds["_own"]
+        cols.append(
+            pl.when((pl.col("end") > pl.col("start")) & (got >= 0) & (got < (1 << 21)))
+            .then(got - (1 << 20))
+            .alias(name)
+        )
+    return bounds.select(cols)
+
+
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
     base_lf, keys = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
@@ -335,22 +415,15 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
                       .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
         # only what the rules below read is sorted along: the few seats named in findings get their
         # name and line back by ``_i``
-        .drop("player", "sitting_out", "seat", "line", "tkey", "prev_button")
+        .drop("player", "sitting_out", "line", "tkey", "prev_button")
         .collect()
     )  # fmt: skip
-    # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
-    # of ``pkey`` among the table players (few) and the hand's place ``_h`` (stable: a player in two
-    # seats of a hand keeps the seat order)
-    ranks = seats.select(pl.col("pkey").unique().sort()).with_row_index("_pid")
-    seats = seats.join(ranks, on="pkey", how="left", maintain_order="left")
-    seats = seats.sort(pl.col("_pid").cast(pl.UInt64) * (1 << 32) + pl.col("_h").cast(pl.UInt64), maintain_order=True)
-    seats = seats.drop("_pid", "_h")
-    # each player's previous hand at the table: the row before in (player, k) order
-    same_p = pl.col("pkey") == pl.col("pkey").shift(1)
-    last_k = pl.when(same_p).then(pl.col("k").shift(1))
-    seats = seats.with_columns(last_k=last_k)
+    # each player's previous hand at the table (``last_k``), and what they had there when it is the
+    # hand just before (``prev_final``, ...)
+    prev = _previous_rows(seats, hd.height)
+    seats = seats.drop("_h", "seat").with_columns(last_k=seats["k"].gather(prev))
     nxt = pl.col("last_k") == pl.col("k") - 1
-    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
+    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).gather(prev)).alias(f"prev_{c}")
                             for c in ("final", "added", "active", "collected")])  # fmt: skip
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
@@ -361,22 +434,23 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
         skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
     )
     active = pl.col("active").fill_null(False)
-    per = (
-        sd.lazy()
-        .group_by("_r")
-        .agg(
-            ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
-            downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
-            joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
+    # per hand, over its seats (the seats of a hand are consecutive rows, hands in ``_r`` order)
+    per = _per_hand(
+        sd,
+        base.height,
+        sums={
+            "ups": (pl.col("d") > 0) & ~pl.col("skip"),
+            "downs": (pl.col("d") < 0) & ~pl.col("skip"),
+            "joined": active & ~pl.col("prev_active").fill_null(False),
             # the players dealt in, as an order-free hash of (seat, player), and how many
-            roster=pl.col("rh").sum(),
-            dealt=active.sum(),
-            want_dist=pl.col("dist").filter(active).min(),
-        )
+            "roster": pl.col("rh"),
+            "dealt": active,
+        },
+        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
     )
     h = (
-        hd.lazy()
-        .join(per, on="_r", how="left", maintain_order="left")
+        hd.hstack(per.select(pl.all().gather(hd["_r"])))
+        .lazy()
         .with_columns(
             prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
             want=((pl.col("want_dist") + pl.col("prev_button").cast(pl.Int64) + 1) % 1000),
