@@ -381,11 +381,48 @@ def _per_hand(seats: pl.DataFrame, hands: int, sums: dict[str, pl.Expr], mins: d
     return bounds.select(cols)
 
 
+def _id_number(ids: pl.Series) -> pl.Series:
+    """The hand number of :func:`_keys` (the last digits of the id, at most 18), without the regular
+    expression for the ids that are plain numbers of at most 18 digits (the value is the same)."""
+    no = ids.cast(pl.Int64, strict=False)
+    plain = (no >= 0) & (ids.str.len_bytes() <= 18)
+    plain = plain.fill_null(False)
+    if bool(plain.all()):
+        return no
+    where = pl.int_range(ids.len(), dtype=pl.Int64, eager=True).filter(~plain)
+    other = ids.filter(~plain).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    return no.scatter(where, other)
+
+
+def _table_order(base: pl.DataFrame) -> pl.DataFrame:
+    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands.
+
+    A store's hands usually come table by table in time order: then no sort is needed (the tables'
+    own order does not matter, only each table's), nor, without a repeated id, the first of each id."""
+    ids = base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13))
+    ids = ids.with_columns(_no=_id_number(base["hand_id"]))
+    top = pl.Int64.max()
+    start = pl.col("start_utc").dt.epoch("us").fill_null(top)
+    no = pl.col("_no").fill_null(top)
+    same_t = pl.col("tkey") == pl.col("tkey").shift(1)
+    later = (start > start.shift(1)) | ((start == start.shift(1)) & (no >= no.shift(1)))
+    runs = ids.select(
+        changes=(~same_t.fill_null(False)).sum(), tables=pl.col("tkey").n_unique(), ordered=(~same_t | later).all()
+    )
+    changes, tables, ordered = runs.row(0)
+    if not (changes == tables and ordered):
+        ids = ids.sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
+    if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
+        ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+    first = pl.when(~same_t.fill_null(False)).then(pl.int_range(pl.len(), dtype=pl.Int64)).forward_fill()
+    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first)
+
+
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
-    base_lf, keys = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
+    base_lf, _ = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
     base = base_lf.collect()
-    order_ = keys.collect()
+    order_ = _table_order(base)
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
     idx = order_["_r"]
