@@ -328,7 +328,8 @@ def _previous_rows(seats: pl.DataFrame, hands: int) -> pl.Series:
         # hands with a seat twice, or a player twice, are left to the sort
         clash = ok.filter(where.gather(ok["slot"]) != ok["_row"])["_h"]
         pair = f.select(pl.col("pkey").cast(pl.UInt64) ^ (pl.col("_h").cast(pl.UInt64) * 0x9E3779B97F4A7C15))
-        twice_p = f["_h"].filter(pair.to_series().is_duplicated()) if pair.n_unique() < n else clash.clear()
+        pair_s = pair.to_series()  # equal for a player twice in a hand (rarely for others: left to the sort)
+        twice_p = f["_h"].filter(pair_s.is_duplicated()) if pair_s.n_unique() < n else clash.clear()
         twice = pl.repeat(False, hands, eager=True).scatter(clash, True).scatter(twice_p, True)
         at = f.select(c=pl.when(pl.col("ok") & (pl.col("_h") >= 1)).then((pl.col("_h") - 1) * width + pl.col("seat")))[
             "c"
@@ -436,13 +437,17 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     # the seats of the chainable hands, with their hand's row in ``base`` (``_r``)
     r_of = pl.repeat(None, df.height, dtype=base["_r"].dtype, eager=True)
     r_of = r_of.scatter(base["_in"], base["_r"])
-    ex = sf.with_columns(_r=r_of.gather(sf["_in"])).drop("_in").filter(pl.col("_r").is_not_null())
+    ex = sf.with_columns(_r=r_of.gather(sf["_in"])).drop("_in")
+    if ex["_r"].null_count():  # (a filter copies every column: only when some hands are left out)
+        ex = ex.filter(pl.col("_r").is_not_null())
     ex = ex.with_row_index("_i")
     at = place.gather(ex["_r"])
+    seats = ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at),
+                            prev_button=hd["prev_button"].gather(at))  # fmt: skip
+    if at.null_count() or ex["player"].null_count():
+        seats = seats.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
     seats = (
-        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
-        .lazy()
-        .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
+        seats.lazy()
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
         .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
@@ -458,10 +463,12 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     # each player's previous hand at the table (``last_k``), and what they had there when it is the
     # hand just before (``prev_final``, ...)
     prev = _previous_rows(seats, hd.height)
-    seats = seats.drop("_h", "seat").with_columns(last_k=seats["k"].gather(prev))
-    nxt = pl.col("last_k") == pl.col("k") - 1
-    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).gather(prev)).alias(f"prev_{c}")
-                            for c in ("final", "added", "active", "collected")])  # fmt: skip
+    last_k = seats["k"].gather(prev)
+    # the previous row where it is the hand just before
+    just = seats.select(pl.when(last_k == pl.col("k") - 1).then(prev)).to_series()
+    sd = seats.drop("_h", "seat").with_columns(
+        [pl.col(c).gather(just).alias(f"prev_{c}") for c in ("final", "added", "active", "collected")], last_k=last_k
+    )
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
