@@ -114,3 +114,35 @@ def test_a_night_of_each_layout_is_chained(tmp_path: Path) -> None:
     _batch(store, [tmp_path / "n2.txt"], "2026-11-02")
     got = _crosshand(store, "2026-11-02")
     assert [(r["code"], r["hand_id"]) for r in got.iter_rows(named=True)] == [("T002", "260000000003")]
+
+
+def _previous_by_sort(seats: pl.DataFrame) -> list[int | None]:
+    """The definition: the row before in (pkey, _h, row) order, for the same pkey."""
+    s = seats.with_row_index("_row").sort(["pkey", "_h"], maintain_order=True)
+    s = s.with_columns(p=pl.when(pl.col("pkey") == pl.col("pkey").shift(1)).then(pl.col("_row").shift(1)))
+    return s.sort("_row")["p"].cast(pl.Int64).to_list()
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_previous_seat_rows_equal_the_sort(seed: int) -> None:
+    rng = random.Random(seed)
+    hands = rng.randint(1, 40)
+    rows = []
+    for h in range(hands):
+        players = rng.sample(range(8), rng.randint(0, 6))
+        if players and rng.random() < 0.1:
+            players.append(players[0])  # a player in two seats
+        for i, p in enumerate(players):
+            seat: int | None = i + 1 if rng.random() < 0.8 else rng.choice([1, 2, 9, None, 100, 63, 0])
+            rows.append({"_h": h, "seat": seat, "pkey": p + (h // 10) * 100})  # a table of ten hands
+    if rng.random() < 0.3:
+        rng.shuffle(rows)
+    seats = pl.DataFrame(rows, schema={"_h": pl.Int64, "seat": pl.Int64, "pkey": pl.UInt64})
+    assert C._previous_rows(seats, hands).to_list() == _previous_by_sort(seats)
+
+
+def test_previous_seat_rows_with_sparse_seat_numbers() -> None:
+    # one hand numbered far apart from the others: no map of hands x seats, every row is sorted
+    seats = pl.DataFrame({"_h": [0, 0, 1, 1, 2], "seat": [1, 63, 1, 63, 1], "pkey": [5, 6, 5, 6, 5]},
+                         schema={"_h": pl.Int64, "seat": pl.Int64, "pkey": pl.UInt64})  # fmt: skip
+    assert C._previous_rows(seats, 300_000).to_list() == _previous_by_sort(seats) == [None, None, 0, 1, 2]
