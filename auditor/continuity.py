@@ -52,19 +52,19 @@ MAX_GAP = timedelta(minutes=20)
 #: Finding families the cross-hand stage trusts a hand's final stacks despite (descriptions, copies).
 _TRUSTED_PREFIXES = ("D",)
 
-SEAT = pl.Struct(
-    {
-        "seat": pl.Int64(),
-        "player": pl.String(),
-        "stack": pl.Int64(),  # starting stack as printed
-        "final": pl.Int64(),  # as replayed: start - chips put in + chips returned + awards claimed
-        "sitting_out": pl.Boolean(),
-        "active": pl.Boolean(),  # posted or acted in the hand (dealt in)
-        "added": pl.Boolean(),  # a rebuy, add-on or top-up printed for the player in this hand
-        "line": pl.Int64(),
-        "collected": pl.Int64(),  # what the site paid the player in this hand (its collect lines)
-    }
-)
+#: A seat of a hand: the fields of the nested ``seats`` column, and the columns of the flat seat frame.
+SEAT_FIELDS: dict[str, pl.DataType] = {
+    "seat": pl.Int64(),
+    "player": pl.String(),
+    "stack": pl.Int64(),  # starting stack as printed
+    "final": pl.Int64(),  # as replayed: start - chips put in + chips returned + awards claimed
+    "sitting_out": pl.Boolean(),
+    "active": pl.Boolean(),  # posted or acted in the hand (dealt in)
+    "added": pl.Boolean(),  # a rebuy, add-on or top-up printed for the player in this hand
+    "line": pl.Int64(),
+    "collected": pl.Int64(),  # what the site paid the player in this hand (its collect lines)
+}
+SEAT = pl.Struct(SEAT_FIELDS)
 
 #: The columns this stage adds to a hand row (in ``hhaudit audit`` and in the store's ``hands`` table).
 COLUMNS: dict[str, pl.DataType] = {
@@ -100,6 +100,13 @@ BASE: dict[str, pl.DataType] = {
     "structure": pl.String(),
 }
 INPUT: dict[str, pl.DataType] = {**BASE, **COLUMNS}
+
+#: The flat form of the input (one frame of hands, one of seats; what ``hhaudit audit`` builds and the
+#: store's ``seats`` table holds): a hand row has ``n_seats`` instead of the nested ``seats`` (null
+#: when the hand has none, like a null ``seats``), and its seats are the next ``n_seats`` rows of the
+#: seat frame (:data:`SEAT_FIELDS`), in the hand's seat order.
+N_SEATS = "n_seats"
+FLAT: dict[str, pl.DataType] = {**{k: v for k, v in INPUT.items() if k != "seats"}, N_SEATS: pl.Int32()}
 
 
 def fingerprint_text(lines: Sequence[str]) -> str:
@@ -199,12 +206,28 @@ def _key() -> pl.Expr:
                          separator="\x1f")  # fmt: skip
 
 
-def _keys(hands: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def partition_key() -> pl.Expr:
+    """The key that partitions hands for :func:`check`: the table, and a tournament's tables
+    together (its blind schedule is checked across them: T007)."""
+    tourney = pl.concat_str("site", "tournament_id", separator="\x1f")
+    return pl.when(pl.col("tournament_id").is_not_null()).then(tourney).otherwise(_key())
+
+
+def has_seats(columns: Iterable[str]) -> pl.Expr:
+    """Whether a hand has its seats: a nested ``seats`` list, or (flat form) ``n_seats``."""
+    cols = set(columns)
+    parts = [pl.col(c).is_not_null() for c in ("seats", N_SEATS) if c in cols]
+    return pl.any_horizontal(parts) if parts else pl.lit(False)
+
+
+def _keys(hands: pl.LazyFrame, has: pl.Expr | None = None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """The chainable hands (with a row number ``_r`` and the table key ``tkey``, a hash of site,
     tournament and table) and, sorted, their ``_r``, ``tkey`` and place ``k`` in their table's order
-    (by start time, then hand number); a repeated hand id of a table keeps its first place."""
+    (by start time, then hand number); a repeated hand id of a table keeps its first place.
+    ``has``: whether a hand has its seats (default: :func:`has_seats` of the columns)."""
+    has = has_seats(hands.collect_schema().names()) if has is None else has
     base = hands.filter(~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
-                        & pl.col("table").is_not_null() & pl.col("seats").is_not_null())  # fmt: skip
+                        & pl.col("table").is_not_null() & has)  # fmt: skip
     base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
     # the hand number's last digits (PokerStars "#2500..", GG "OM1814..", Merge "60139095-6") order
     # hands of one second; then the place in the input
@@ -255,17 +278,175 @@ def _level_no() -> pl.Expr:
     return pl.col("level").str.extract(r"(\d+)").cast(pl.Int64, strict=False)
 
 
-def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
-    """The cross-hand findings of ``hands`` (rows of :data:`INPUT`), one row per finding
-    (:data:`FINDINGS`), sorted by path and line.  Pure polars: no Python per row."""
-    # the fingerprint (a 24-digit string per hand) is not read: only the store's duplicate pass needs it
-    base_lf, keys = _keys(hands.select([c for c in INPUT if c != "fingerprint"]))
+#: The hand columns :func:`check` reads besides the seats (the fingerprint is for the store's duplicate pass).
+_SCALARS = [c for c in INPUT if c not in ("fingerprint", "seats")]
+
+
+def flat_seats(hands: pl.DataFrame) -> pl.DataFrame:
+    """The seats of the nested ``seats`` column of ``hands``, one row each (:data:`SEAT_FIELDS`) with
+    ``_in``, the row number of its hand in ``hands``; in hand order, each hand's seats in its order."""
+    ex = hands.select(pl.col("seats")).with_row_index("_in").explode("seats")
+    ex = ex.filter(pl.col("seats").is_not_null()).unnest("seats")
+    return ex.select(pl.col("_in").cast(pl.Int64), *SEAT_FIELDS).cast(SEAT_FIELDS)  # type: ignore[arg-type]
+
+
+def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
+    """``seats`` (the flat seat frame of ``hands``, which has ``n_seats``) with ``_in``, the row
+    number of each seat's hand in ``hands``."""
+    n = hands.select(pl.col(N_SEATS).fill_null(0).cast(pl.Int64)).to_series()
+    if int(n.sum() or 0) != seats.height:
+        raise ValueError(f"the hands have {int(n.sum() or 0)} seats in all (n_seats), the seat frame {seats.height}")
+    rows = pl.int_range(hands.height, eager=True, dtype=pl.Int64)
+    return seats.with_columns(_in=rows.gather(rows.repeat_by(n).explode().drop_nulls()))
+
+
+def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
+    (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
+    flat one; each input is read once."""
+    if seats is None:
+        df = hands.select(*_SCALARS, "seats").collect()
+        return df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats"), flat_seats(df)
+    df = hands.select(*_SCALARS, N_SEATS).collect()
+    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect())
+    return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
+
+
+def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """The cross-hand findings of ``hands``, one row per finding (:data:`FINDINGS`), sorted by path
+    and line.  ``hands``: rows of :data:`INPUT` (seats nested), or with ``seats`` the flat form
+    (rows of :data:`FLAT`, and the seat frame).  Pure polars: no Python per row."""
+    df, sf = flat_input(hands, seats)
+    return _check(df, sf, max_gap)
+
+
+def _previous_rows(seats: pl.DataFrame, hands: int) -> pl.Series:
+    """For each seat row (``pkey``: the player at the table, ``_h``: the hand's place in table order,
+    ``seat``), the row of the same player's previous seat: the row before it in (``pkey``, ``_h``,
+    row) order; null for the first.
+
+    Most rows are found without a sort: a player in the same seat as in the hand just before (and
+    once in both hands) continues that row.  The other rows (first appearances, seat changes,
+    returns, hands with a player or a seat twice) and the rows no later row continues are few; they
+    alone are sorted, and each of the others finds its previous row among them (the row before a
+    broken chain of continued rows is the end of the chain before: it is among them)."""
+    n = seats.height
+    f = seats.select(
+        _row=pl.int_range(pl.len(), dtype=pl.Int64),
+        _h=pl.col("_h").cast(pl.Int64),
+        seat=pl.col("seat").cast(pl.Int64),
+        pkey=pl.col("pkey"),
+    ).with_columns(ok=pl.col("seat").is_between(0, 63).fill_null(False))
+    width = int(f.select(pl.col("seat").filter(pl.col("ok")).max()).item() or 0) + 1
+    cont = pl.Series("_c", [], dtype=pl.Int64)  # the row each continued row continues
+    fast = pl.repeat(False, n, eager=True)
+    if n and hands * width <= 16 * n + 1_000_000:
+        # the row of each (hand, seat): a map of hands x seat numbers
+        ok = f.filter(pl.col("ok")).select("_row", "_h", slot=pl.col("_h") * width + pl.col("seat"))
+        where = pl.repeat(None, hands * width, dtype=pl.Int64, eager=True).scatter(ok["slot"], ok["_row"])
+        # hands with a seat twice, or a player twice, are left to the sort
+        clash = ok.filter(where.gather(ok["slot"]) != ok["_row"])["_h"]
+        pair = f.select(pl.col("pkey").cast(pl.UInt64) ^ (pl.col("_h").cast(pl.UInt64) * 0x9E3779B97F4A7C15))
+        pair_s = pair.to_series()  # equal for a player twice in a hand (rarely for others: left to the sort)
+        twice_p = f["_h"].filter(pair_s.is_duplicated()) if pair_s.n_unique() < n else clash.clear()
+        twice = pl.repeat(False, hands, eager=True).scatter(clash, True).scatter(twice_p, True)
+        at = f.select(c=pl.when(pl.col("ok") & (pl.col("_h") >= 1)).then((pl.col("_h") - 1) * width + pl.col("seat")))[
+            "c"
+        ]
+        cand = where.gather(at)
+        h = f["_h"]
+        same = f["pkey"] == f["pkey"].gather(cand)
+        fast = (same & ~twice.gather(h) & ~twice.gather((h - 1).clip(0))).fill_null(False)
+        cont = cand.filter(fast)
+    prev = pl.repeat(None, n, dtype=pl.Int64, eager=True).scatter(f["_row"].filter(fast), cont)
+    # the rows not continued from the hand before, and the rows not continued by the hand after
+    ends = pl.repeat(True, n, eager=True).scatter(cont, False)
+    few = f.select("_row", "pkey", "_h").filter(~fast | ends).sort(["pkey", "_h"], maintain_order=True)
+    few = few.with_columns(_prev=pl.when(pl.col("pkey") == pl.col("pkey").shift(1)).then(pl.col("_row").shift(1)))
+    few = few.filter(~fast.gather(few["_row"]))
+    return prev.scatter(few["_row"], few["_prev"])
+
+
+def _per_hand(seats: pl.DataFrame, hands: int, sums: dict[str, pl.Expr], mins: dict[str, pl.Expr]) -> pl.DataFrame:
+    """Sums and minimums over each hand's seats, one row per hand (``_r``, ``0 <= _r < hands``; a
+    hand's seats are consecutive rows, hands in ``_r`` order); null for a hand without seats.
+    Running sums, no group-by.  Integer sums wrap around like polars' ``sum``; ``mins`` values must
+    lie within +-2**20."""
+    r = seats["_r"].cast(pl.Int64)
+    rows = pl.int_range(hands, dtype=pl.Int64, eager=True)
+    bounds = pl.DataFrame({"start": r.search_sorted(rows, side="left"), "end": r.search_sorted(rows, side="right")})
+    bounds = bounds.cast(pl.Int64).with_columns(_own=(hands - rows) * (1 << 21))
+    vals = seats.select(**sums, **mins)
+    cols: list[pl.Expr] = []
+    for name in sums:
+        v = vals[name]
+        v = v.cast(pl.UInt32) if v.dtype == pl.Boolean else v
+        run = pl.Series([0], dtype=v.dtype).append(v.fill_null(0).cum_sum())
+        total = run.gather(bounds["end"]) - run.gather(bounds["start"])
+        cols.append(pl.when(pl.col("end") > pl.col("start")).then(total).alias(name))
+    for name in mins:
+        # a running minimum of (hands - _r) * 2**21 + 2**20 + value: an earlier hand's values are all larger
+        key = seats.select(
+            pl.when(vals[name].is_not_null())
+            .then((hands - pl.col("_r").cast(pl.Int64)) * (1 << 21) + (1 << 20) + vals[name].cast(pl.Int64))
+            .otherwise((hands + 2) * (1 << 21))
+        ).to_series()
+        run = key.cum_min().append(pl.Series([(hands + 2) * (1 << 21)], dtype=pl.Int64))
+        got = run.gather((bounds["end"] - 1).clip(0)) - bounds["_own"]
+        cols.append(
+            pl.when((pl.col("end") > pl.col("start")) & (got >= 0) & (got < (1 << 21)))
+            .then(got - (1 << 20))
+            .alias(name)
+        )
+    return bounds.select(cols)
+
+
+def _id_number(ids: pl.Series) -> pl.Series:
+    """The hand number of :func:`_keys` (the last digits of the id, at most 18), without the regular
+    expression for the ids that are plain numbers of at most 18 digits (the value is the same)."""
+    no = ids.cast(pl.Int64, strict=False)
+    plain = (no >= 0) & (ids.str.len_bytes() <= 18)
+    plain = plain.fill_null(False)
+    if bool(plain.all()):
+        return no
+    where = pl.int_range(ids.len(), dtype=pl.Int64, eager=True).filter(~plain)
+    other = ids.filter(~plain).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    return no.scatter(where, other)
+
+
+def _table_order(base: pl.DataFrame) -> pl.DataFrame:
+    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands.
+
+    A store's hands usually come table by table in time order: then no sort is needed (the tables'
+    own order does not matter, only each table's), nor, without a repeated id, the first of each id."""
+    ids = base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13))
+    ids = ids.with_columns(_no=_id_number(base["hand_id"]))
+    top = pl.Int64.max()
+    start = pl.col("start_utc").dt.epoch("us").fill_null(top)
+    no = pl.col("_no").fill_null(top)
+    same_t = pl.col("tkey") == pl.col("tkey").shift(1)
+    later = (start > start.shift(1)) | ((start == start.shift(1)) & (no >= no.shift(1)))
+    runs = ids.select(
+        changes=(~same_t.fill_null(False)).sum(), tables=pl.col("tkey").n_unique(), ordered=(~same_t | later).all()
+    )
+    changes, tables, ordered = runs.row(0)
+    if not (changes == tables and ordered):
+        ids = ids.sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
+    if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
+        ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+    first = pl.when(~same_t.fill_null(False)).then(pl.int_range(pl.len(), dtype=pl.Int64)).forward_fill()
+    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first)
+
+
+def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
+    """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
+    base_lf, _ = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
     base = base_lf.collect()
-    order_ = keys.collect()
+    order_ = _table_order(base)
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
     idx = order_["_r"]
-    hd = order_.hstack(base.drop("_r", "tkey", "seats").select(pl.all().gather(idx)))
+    hd = order_.hstack(base.drop("_r", "tkey", "_in", "_has").select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
     # a hand alone in its file (no hand of the table before or after it in the same file): an export
@@ -278,12 +459,20 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
     place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
     place = place.scatter(idx, pl.int_range(hd.height, eager=True))
-    ex = base.select("_r", "seats").explode("seats").unnest("seats").with_row_index("_i")
+    # the seats of the chainable hands, with their hand's row in ``base`` (``_r``)
+    r_of = pl.repeat(None, df.height, dtype=base["_r"].dtype, eager=True)
+    r_of = r_of.scatter(base["_in"], base["_r"])
+    ex = sf.with_columns(_r=r_of.gather(sf["_in"])).drop("_in")
+    if ex["_r"].null_count():  # (a filter copies every column: only when some hands are left out)
+        ex = ex.filter(pl.col("_r").is_not_null())
+    ex = ex.with_row_index("_i")
     at = place.gather(ex["_r"])
+    seats = ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at),
+                            prev_button=hd["prev_button"].gather(at))  # fmt: skip
+    if at.null_count() or ex["player"].null_count():
+        seats = seats.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
     seats = (
-        ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at), prev_button=hd["prev_button"].gather(at))
-        .lazy()
-        .filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
+        seats.lazy()
         # a player of a table as one integer, and where the button should go (the first seat dealt
         # in clockwise from the previous button, as a distance from it)
         .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
@@ -296,20 +485,16 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         .drop("player", "sitting_out", "line", "tkey", "prev_button")
         .collect()
     )  # fmt: skip
-    # each player's rows in k order, the players in ``pkey`` order: one integer sort key, the rank
-    # of ``pkey`` among the table players (few) and the hand's place ``_h`` (stable: a player in two
-    # seats of a hand keeps the seat order)
-    ranks = seats.select(pl.col("pkey").unique().sort()).with_row_index("_pid")
-    seats = seats.join(ranks, on="pkey", how="left", maintain_order="left")
-    seats = seats.sort(pl.col("_pid").cast(pl.UInt64) * (1 << 32) + pl.col("_h").cast(pl.UInt64), maintain_order=True)
-    seats = seats.drop("_pid", "_h")
-    # each player's previous hand at the table: the row before in (player, k) order
-    same_p = pl.col("pkey") == pl.col("pkey").shift(1)
-    last_k = pl.when(same_p).then(pl.col("k").shift(1))
-    seats = seats.with_columns(last_k=last_k)
-    nxt = pl.col("last_k") == pl.col("k") - 1
-    sd = seats.with_columns([pl.when(nxt).then(pl.col(c).shift(1)).alias(f"prev_{c}")
-                            for c in ("final", "added", "active", "collected", "seat")])  # fmt: skip
+    # each player's previous hand at the table (``last_k``), and what they had there when it is the
+    # hand just before (``prev_final``, ...)
+    prev = _previous_rows(seats, hd.height)
+    last_k = seats["k"].gather(prev)
+    # the previous row where it is the hand just before
+    just = seats.select(pl.when(last_k == pl.col("k") - 1).then(prev)).to_series()
+    sd = seats.drop("_h").with_columns(
+        [pl.col(c).gather(just).alias(f"prev_{c}") for c in ("final", "added", "active", "collected", "seat")],
+        last_k=last_k,
+    )
     d = pl.col("stack") - pl.col("prev_final")
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
@@ -319,24 +504,25 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
         skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
     )
     active = pl.col("active").fill_null(False)
-    per = (
-        sd.lazy()
-        .group_by("_r")
-        .agg(
-            ups=((pl.col("d") > 0) & ~pl.col("skip")).sum(),
-            downs=((pl.col("d") < 0) & ~pl.col("skip")).sum(),
-            joined=(active & ~pl.col("prev_active").fill_null(False)).sum(),
+    # per hand, over its seats (the seats of a hand are consecutive rows, hands in ``_r`` order)
+    per = _per_hand(
+        sd,
+        base.height,
+        sums={
+            "ups": (pl.col("d") > 0) & ~pl.col("skip"),
+            "downs": (pl.col("d") < 0) & ~pl.col("skip"),
+            "joined": active & ~pl.col("prev_active").fill_null(False),
             # the players dealt in, as an order-free hash of (seat, player), and how many
-            roster=pl.col("rh").sum(),
-            dealt=active.sum(),
-            want_dist=pl.col("dist").filter(active).min(),
+            "roster": pl.col("rh"),
+            "dealt": active,
             # the previous hand's button seat is dealt in here (heads-up going on, not beginning)
-            btn_dealt=(pl.col("dist") == 999).filter(active).any(),
-        )
+            "btn_dealt": active & (pl.col("dist") == 999),
+        },
+        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
     )
     h = (
-        hd.lazy()
-        .join(per, on="_r", how="left", maintain_order="left")
+        hd.hstack(per.with_columns(pl.col("btn_dealt") > 0).select(pl.all().gather(hd["_r"])))
+        .lazy()
         .with_columns(
             prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
             want=((pl.col("want_dist") + pl.col("prev_button").cast(pl.Int64) + 1) % 1000),
@@ -469,7 +655,7 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP) -> pl.LazyFrame:
     # across the tables of a tournament: a table behind the blind schedule (T007, auditor.schedule)
     from auditor import schedule
 
-    parts.append(schedule.check(hands).select(cols))
+    parts.append(schedule.check(df.lazy()).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
     return out.sort(["path", "line", "code", "player"], nulls_last=True)
 
@@ -478,6 +664,29 @@ def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
     from auditor.tables import fit_rows
 
     return pl.DataFrame(fit_rows(rows, INPUT), schema=INPUT, orient="row") if rows else pl.DataFrame(schema=INPUT)
+
+
+def flat_row(row: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A hand row with nested ``seats`` as its flat hand row (``n_seats``) and its seat rows."""
+    seats = row.get("seats")
+    hand = {k: v for k, v in row.items() if k != "seats"}
+    hand[N_SEATS] = None if seats is None else len(seats)
+    return hand, list(seats or ())
+
+
+def flat_frames(rows: list[dict[str, Any]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Hand rows with nested ``seats`` as the flat form: the hands (:data:`FLAT`) and their seats."""
+    from auditor.tables import fit_rows
+
+    hands: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
+    for r in rows:
+        h, ss = flat_row(r)
+        hands.append(h)
+        seats += ss
+    hf = pl.DataFrame(fit_rows(hands, FLAT), schema=FLAT, orient="row") if hands else pl.DataFrame(schema=FLAT)
+    sf = pl.DataFrame(fit_rows(seats, SEAT_FIELDS), schema=SEAT_FIELDS, orient="row") if seats else None
+    return hf, sf if sf is not None else pl.DataFrame(schema=SEAT_FIELDS)
 
 
 # ---------------------------------------------------------------------------------- findings
@@ -565,24 +774,26 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 class Collect:
     """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
 
-    Rows are turned into polars frames every :data:`BATCH` hands, so a large run keeps columns, not
-    Python dictionaries (``rows`` holds the hands not yet turned)."""
+    Rows are turned into polars frames of the flat form (hands, seats: :func:`flat_frames`) every
+    :data:`BATCH` hands, so a large run keeps columns, not Python dictionaries (``rows`` holds the
+    hands not yet turned, with their seats nested)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[pl.DataFrame] = field(default_factory=list)
+    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = field(default_factory=list)
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
         self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
         if len(self.rows) >= BATCH:
-            self.frames.append(frame(self.rows))
+            self.frames.append(flat_frames(self.rows))
             self.rows = []
 
     def findings(self) -> list[Finding]:
-        parts = [*self.frames, frame(self.rows)] if self.rows else self.frames
+        parts = [*self.frames, flat_frames(self.rows)] if self.rows else self.frames
         if not parts:
             return []
-        df = check(pl.concat(parts).lazy()).collect()
-        return to_findings(df)
+        hands = pl.concat([h for h, _ in parts]).lazy()
+        seats = pl.concat([s for _, s in parts]).lazy()
+        return to_findings(check(hands, seats=seats).collect())
 
 
 #: Hands gathered as dictionaries before they become a polars frame.

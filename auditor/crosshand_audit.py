@@ -85,14 +85,14 @@ class Bounded:
     def _spill(self) -> None:
         import polars as pl
 
-        from auditor.continuity import _key
+        from auditor.continuity import partition_key
 
         if not self.frames:
             return
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="hhaudit-crosshand-"))
             self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.dir), True)
-        df = pl.concat(self.frames).with_columns(_h=_key().hash(seed=7)).sort("_h")
+        df = pl.concat(self.frames).with_columns(_h=partition_key().hash(seed=7)).sort("_h")
         path = self.dir / f"spill-{len(self.spills):06d}.parquet"
         df.write_parquet(path, compression="lz4", statistics=True, row_group_size=4_096)
         self.spills.append(path)

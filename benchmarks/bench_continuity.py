@@ -4,15 +4,20 @@ The input is synthesised store rows (the columns of :data:`auditor.continuity.IN
 store's ``hands`` table holds them): ``--tables`` cash tables of ``--hands-per-table`` hands, six
 players each, the button moving one seat a hand, a minute between hands, and one rathole (a stack
 $5 lower than the previous final) in every hundredth table, so the result is not empty.  The rows
-are written to a Parquet file once (not timed); then the same code path the store uses,
-``continuity.check(pl.scan_parquet(file)).collect()``, is timed (best of ``--repeat``), then the same
-check on the frame in memory (no Parquet read), with polars
-limited to ``--threads`` threads (default 1: hands/s per core).  Finally the check runs as Dask tasks
+are written to Parquet once (not timed), in store layout 2 (a ``hands`` file with ``n_seats`` and a flat
+``seats`` file, one row per seat) and in the older nested layout; then ``continuity.check`` is timed
+(best of ``--repeat``, wall and CPU seconds) on both Parquet layouts, as the store's pass reads them,
+and on the same frames in memory (the flat one is what ``hhaudit audit`` builds), with polars
+limited to ``--threads`` threads (default 1: hands/s per core).  ``--baseline FILE`` times another
+version of ``auditor/continuity.py`` (e.g. ``git show main:auditor/continuity.py``) on the same
+nested input in the same run; every result is compared with the first.  Finally the check runs as Dask tasks
 on a local cluster of 2 workers (partitions by table, ``auditor.batch.crosshand.check_partitioned``)
 and its result is compared with the in-process one.
 
     .venv/bin/python benchmarks/bench_continuity.py                       # 1,000,000 hands, 1 thread
     .venv/bin/python benchmarks/bench_continuity.py --threads 2 --json out/bench_continuity.json
+    git show main:auditor/continuity.py > /tmp/old_continuity.py
+    .venv/bin/python benchmarks/bench_continuity.py --baseline /tmp/old_continuity.py --dask-workers 0
 """
 
 from __future__ import annotations
@@ -64,6 +69,33 @@ def synthesise(tables: int, per_table: int) -> Any:
     return df.cast(C.INPUT)  # type: ignore[arg-type]
 
 
+def _load(path: str) -> Any:
+    """Another version of ``auditor/continuity.py`` (``--baseline``), loaded as its own module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("continuity_baseline", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["continuity_baseline"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _best(repeat: int, fn: Any) -> tuple[float, float, Any]:
+    """Best wall and CPU seconds of ``repeat`` calls of ``fn``, and its last result."""
+    wall = cpu = float("inf")
+    result = None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = fn()
+        wall, cpu = min(wall, time.perf_counter() - t0), min(cpu, time.process_time() - c0)
+    return wall, cpu, result
+
+
+def _canon(df: Any) -> Any:
+    return df.sort(df.columns, nulls_last=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=10_000)
@@ -72,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dask-workers", type=int, default=2, help="0: skip the Dask comparison")
     ap.add_argument("--partitions", type=int, default=8)
+    ap.add_argument("--baseline", help="another auditor/continuity.py (e.g. main's) to time on the same input")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     os.environ["POLARS_MAX_THREADS"] = str(args.threads)
@@ -83,31 +116,49 @@ def main(argv: list[str] | None = None) -> int:
 
     hands = args.tables * args.hands_per_table
     df = synthesise(args.tables, args.hands_per_table)
+    # the flat form: what ``hhaudit audit`` builds and store layout 2 holds (hands with n_seats, one row per seat)
+    flat_hands = df.with_columns(pl.col("seats").list.len().cast(pl.Int32).alias(C.N_SEATS)).drop("seats")
+    flat_seats = C.flat_seats(df).drop("_in")
     out: dict[str, Any] = {"hands": hands, "tables": args.tables, "polars_threads": pl.thread_pool_size(),
                            "polars": pl.__version__}  # fmt: skip
+    runs: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "hands.parquet")
-        df.write_parquet(path)
-        best = float("inf")
+        nested_pq, hands_pq, seats_pq = (
+            os.path.join(tmp, f) for f in ("nested.parquet", "hands.parquet", "seats.parquet")
+        )
+        df.write_parquet(nested_pq)
+        flat_hands.write_parquet(hands_pq)
+        flat_seats.write_parquet(seats_pq)
+        cases = {
+            "parquet_flat": lambda m: m.check(pl.scan_parquet(hands_pq), seats=pl.scan_parquet(seats_pq)).collect(),
+            "memory_flat": lambda m: m.check(flat_hands.lazy(), seats=flat_seats.lazy()).collect(),
+            "parquet_nested": lambda m: m.check(pl.scan_parquet(nested_pq)).collect(),
+            "memory_nested": lambda m: m.check(df.lazy()).collect(),
+        }
+        versions = [("new", C)] + ([("baseline", _load(args.baseline))] if args.baseline else [])
         result = None
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            result = C.check(pl.scan_parquet(path)).collect()
-            best = min(best, time.perf_counter() - t0)
+        for label, mod in versions:
+            for name, fn in cases.items():
+                if label == "baseline" and name.endswith("_flat"):
+                    continue  # an older query reads the nested form only
+                wall, cpu, got = _best(args.repeat, lambda fn=fn, mod=mod: fn(mod))
+                result = _canon(got) if result is None else result
+                same = _canon(got).equals(result)
+                runs[f"{label}_{name}"] = {"seconds": wall, "cpu_seconds": cpu, "hands_per_s": hands / wall,
+                                           "hands_per_cpu_s": hands / cpu, "same_findings": same}  # fmt: skip
+                print(f"{label:8s} {name:15s} {wall:6.2f} s ({hands / wall:>11,.0f} hands/s), CPU {cpu:6.2f} s "
+                      f"({hands / cpu:>11,.0f} hands per CPU second); same findings: {same}")  # fmt: skip
+                if not same:
+                    return 1
         assert result is not None
-        mem = float("inf")
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
-            in_memory = C.check(df.lazy()).collect()
-            mem = min(mem, time.perf_counter() - t0)
-        assert in_memory.equals(result)
-        out.update(seconds=best, hands_per_s=hands / best, hands_per_s_per_thread=hands / best / pl.thread_pool_size(),
-                   findings=result.height, by_code=dict(result.group_by("code").len().iter_rows()),
-                   in_memory_seconds=mem, in_memory_hands_per_s=hands / mem)  # fmt: skip
-        print(f"continuity over {hands:,} hands ({args.tables:,} tables), polars {pl.thread_pool_size()} thread(s): "
-              f"{best:.2f} s, {hands / best:,.0f} hands/s ({hands / best / pl.thread_pool_size():,.0f} per thread); "
+        out.update(runs=runs, findings=result.height, by_code=dict(result.group_by("code").len().iter_rows()))
+        best = runs["new_parquet_flat"]
+        out.update(seconds=best["seconds"], hands_per_s=best["hands_per_s"],
+                   hands_per_s_per_thread=best["hands_per_s"] / pl.thread_pool_size(),
+                   in_memory_seconds=runs["new_memory_flat"]["seconds"],
+                   in_memory_hands_per_s=runs["new_memory_flat"]["hands_per_s"])  # fmt: skip
+        print(f"continuity over {hands:,} hands ({args.tables:,} tables), polars {pl.thread_pool_size()} thread(s); "
               f"{result.height:,} finding(s) {out['by_code']}")  # fmt: skip
-        print(f"the same frame in memory (no Parquet read): {mem:.2f} s, {hands / mem:,.0f} hands/s")
         if args.dask_workers:
             import distributed
 
@@ -120,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 remote = X.check_partitioned(df, args.partitions, X.dask_runner(client))
                 dsec = time.perf_counter() - t0
-            same = remote.equals(whole)
+            same = _canon(remote).equals(_canon(whole))
             out.update(dask_workers=args.dask_workers, dask_seconds=dsec, dask_same_result=same)
             print(f"Dask, {args.dask_workers} workers, {args.partitions} partitions by table: {dsec:.2f} s "
                   f"(shipping the rows included); same findings as in-process: {same}")  # fmt: skip

@@ -38,7 +38,7 @@ _LOC = ["file_key", "audit_id", "hand_no", "night"]
 
 
 def _hands(store: str) -> pl.LazyFrame:
-    return S.scan(store, "hands").select(*C.INPUT, *_LOC)
+    return S.scan(store, "hands").select(*C.INPUT, C.N_SEATS, *_LOC)
 
 
 def night_input(store: str, night: str) -> pl.LazyFrame:
@@ -49,8 +49,62 @@ def night_input(store: str, night: str) -> pl.LazyFrame:
     h = _hands(store)
     now = h.filter(pl.col(S.NIGHT) == day)
     before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, *_LOC)
+    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, C.N_SEATS, *_LOC)
     return pl.concat([now, last], how="vertical_relaxed")
+
+
+_SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
+
+
+def _table_seats(seats: pl.LazyFrame, hands: pl.DataFrame) -> pl.DataFrame:
+    """The rows of the store's ``seats`` table (``seats``, already narrowed to the hands' nights) of
+    ``hands`` (layout 2 rows: ``n_seats`` set), in the hands' order, each hand's seats in its order.
+
+    Both tables are written part by part in the same order and read the same way, so the seats
+    usually come in the hands' order already: that is verified (night, file and hand number of every
+    seat); otherwise (or for a few hands of other nights) they are joined by night, file and hand."""
+    want = hands.select(*_SEAT_KEY, n=pl.col(C.N_SEATS).cast(pl.Int64)).with_row_index("_k")
+    cols = [*_SEAT_KEY, *C.SEAT_FIELDS]
+    got = seats.select(cols).collect()
+    expect = want.select(pl.col(c).repeat_by("n").explode().drop_nulls() for c in _SEAT_KEY)
+    if got.height == expect.height and got.select(_SEAT_KEY).equals(expect):
+        return got
+    got = got.join(want.drop("n"), on=_SEAT_KEY, how="inner", maintain_order="left")
+    return got.sort("_k", maintain_order=True).drop("_k")
+
+
+def night_frames(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`night_input` in the flat form of :func:`auditor.continuity.check` (the hands with
+    ``n_seats`` and the location columns, and their seats): layout 2 hands take their seats from the
+    ``seats`` table (read with only the needed columns), older hands from their nested ``seats``."""
+    day = date.fromisoformat(night)
+    hands = night_input(store, night).collect()
+    flat = pl.col(C.N_SEATS).is_not_null()
+    nested = ~flat & pl.col("seats").is_not_null()
+    seats = S.scan(store, "seats")
+    parts: list[pl.DataFrame] = []
+    now = hands.with_row_index("_in").filter(flat & (pl.col(S.NIGHT) == day))
+    if now.height:
+        parts.append(_table_seats(seats.filter(pl.col(S.NIGHT) == day), now).with_columns(_in=now["_in"].gather(
+            pl.int_range(now.height, eager=True).repeat_by(now[C.N_SEATS]).explode().drop_nulls())))  # fmt: skip
+    old = hands.with_row_index("_in").filter(flat & (pl.col(S.NIGHT) != day))
+    if old.height:
+        keys = old.select(_SEAT_KEY)
+        some = seats.filter(pl.col(S.NIGHT) < day).join(keys.lazy(), on=_SEAT_KEY, how="semi")
+        parts.append(_table_seats(some, old).with_columns(_in=old["_in"].gather(
+            pl.int_range(old.height, eager=True).repeat_by(old[C.N_SEATS]).explode().drop_nulls())))  # fmt: skip
+    if hands.select(nested.any()).item():
+        sub = hands.with_row_index("_row").filter(nested)
+        ex = C.flat_seats(sub)
+        parts.append(ex.with_columns(_in=sub["_row"].cast(pl.Int64).gather(ex["_in"])))
+    sf = pl.concat([p.select(*C.SEAT_FIELDS, pl.col("_in").cast(pl.Int64)) for p in parts]) if parts else None
+    if sf is None:
+        sf = pl.DataFrame(schema={**C.SEAT_FIELDS, "_in": pl.Int64()})
+    if len(parts) > 1:  # seats of several sources: in the hands' order
+        sf = sf.sort("_in", maintain_order=True)
+    n = pl.when(flat).then(pl.col(C.N_SEATS)).when(nested).then(pl.col("seats").list.len().cast(pl.Int32))
+    hands = hands.with_columns(n.alias(C.N_SEATS)).drop("seats")
+    return hands, sf.drop("_in")
 
 
 def duplicates(store: str, night: str | None = None) -> pl.DataFrame:
@@ -107,8 +161,7 @@ def check_partitioned(
     :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
     """
     # by table, and a tournament's tables together (its blind schedule is checked across them: T007)
-    key = pl.when(pl.col("tournament_id").is_not_null()).then(pl.concat_str("site", "tournament_id", separator="\x1f"))
-    h = hands.select(list(C.INPUT)).with_columns(_p=(key.otherwise(C._key()).hash(seed=7) % parts).cast(pl.Int64))
+    h = hands.select(list(C.INPUT)).with_columns(_p=(C.partition_key().hash(seed=7) % parts).cast(pl.Int64))
     frames = [h.filter(pl.col("_p") == i).drop("_p") for i in range(parts)]
     results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
     cols = list(C.FINDINGS)
@@ -154,33 +207,24 @@ HANDS_PER_PARTITION = 20_000
 
 
 def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> pl.DataFrame:
-    """:func:`auditor.continuity.check` on ``night_input``, in bounded memory: a night of more than
-    ``per_part`` hands is streamed once into partition files by table-key hash (in a temporary folder
-    of the store), and each is checked alone.  A chain never crosses tables: the rows are those of
-    the whole query, in :func:`check_partitioned`'s order."""
-    lf = night_input(store, night)
-    n = int(lf.select(pl.len()).collect().item())
-    if n <= per_part:
-        return C.check(lf).collect()
-    import shutil
-    import tempfile
-
-    parts = -(-n // per_part)
-    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
-    try:
-        lf.with_columns(_p=(C._key().hash(seed=7) % parts).cast(pl.Int64)).sink_parquet(
-            pl.PartitionBy(tmp, key="_p", include_key=False), mkdir=True
-        )
-        results = []
-        for d in sorted(os.listdir(tmp)):
-            files = [os.path.join(root, f) for root, _, fs in os.walk(os.path.join(tmp, d)) for f in fs]
-            if files:
-                results.append(C.check(pl.scan_parquet(files, hive_partitioning=False)).collect())
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
+    in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
+    ``per_part`` hands is checked in partitions by table (a tournament's tables together), each
+    alone.  A chain never crosses tables: the rows are those of the whole query, in
+    :func:`check_partitioned`'s order."""
+    hands, seats = night_frames(store, night)
+    if hands.height <= per_part:
+        return C.check(hands.lazy(), seats=seats.lazy()).collect()
+    parts = -(-hands.height // per_part)
+    n = hands[C.N_SEATS].fill_null(0)
+    p = hands.select((C.partition_key().hash(seed=7) % parts).cast(pl.Int64)).to_series()
+    seat_p = p.gather(pl.int_range(hands.height, eager=True).repeat_by(n).explode().drop_nulls())
+    results = []
+    for i in range(parts):
+        hi, si = p == i, seat_p == i
+        if hi.any():
+            results.append(C.check(hands.filter(hi).lazy(), seats=seats.filter(si).lazy()).collect())
     cols = list(C.FINDINGS)
-    if not results:
-        return C.check(lf.head(0)).collect()
     return pl.concat([r.select(cols) for r in results], how="vertical_relaxed").sort(
         ["path", "line", "code", "player", "hand_id"], nulls_last=True
     )

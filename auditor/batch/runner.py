@@ -278,7 +278,7 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     for key in cleanup.incomplete:
         e = known[key]
         known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
-                             e.hand_parts, e.finding_parts)  # fmt: skip
+                             e.hand_parts, e.finding_parts, e.seat_parts)  # fmt: skip
 
     special: list[str] = []
     files = list_files(opts.sources, special)

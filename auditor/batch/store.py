@@ -6,6 +6,7 @@ Layout (``STORE`` is the directory given to ``hhaudit batch --store``)::
       files/night=2026-11-29/f-<key>.parquet           manifest: one row per audited file, its "done" mark
       files/night=2026-11-29/m-<run_id>.parquet        the night's manifest rows, compacted at the end of a run
       hands/night=2026-11-29/<key>.<audit_id>.0000.parquet      one part per file (more for large files)
+      seats/night=2026-11-29/<key>.<audit_id>.0000.parquet      the seats of the hands of the same part
       findings/night=2026-11-29/<key>.<audit_id>.0000.parquet
       runs/night=2026-11-29/<run_id>.parquet           the run log: one row per run
       crosshand/night=2026-11-29/crosshand.parquet     findings across hands and files (T-codes, H001/H005
@@ -56,7 +57,9 @@ import polars as pl
 
 from auditor import continuity, tables
 
-TABLES = ("files", "hands", "findings", "runs", "crosshand")
+TABLES = ("files", "hands", "findings", "runs", "crosshand", "seats")
+#: The tables written in numbered parts per audited file (committed by the file's manifest row).
+PART_TABLES = ("hands", "findings", "seats")
 NIGHT_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 NIGHT = "night"
 UTC_TIME = pl.Datetime("us", "UTC")
@@ -76,6 +79,7 @@ FILES: dict[str, pl.DataType] = {
     "audit_id": pl.String(),
     "hand_parts": pl.Int32(),
     "finding_parts": pl.Int32(),
+    "seat_parts": pl.Int32(),  # layout 2: one ``seats`` part per ``hands`` part (null: an older store)
     "hands_seen": pl.Int64(),
     "hands_parsed": pl.Int64(),
     "hands_failed": pl.Int64(),
@@ -99,6 +103,18 @@ HANDS: dict[str, pl.DataType] = {
     "findings": pl.Int32(),
     "worst": pl.String(),
     **continuity.COLUMNS,
+    continuity.N_SEATS: pl.Int32(),
+}
+
+#: Seats (store layout 2): one row per seat of each hand, the flat form of the cross-hand stage's
+#: seats (:data:`auditor.continuity.SEAT_FIELDS`), written in the order of the hands of the ``hands``
+#: part of the same name, each hand's seats in its order: its ``n_seats`` rows.  A hand of layout 2
+#: has ``n_seats`` (and a null nested ``seats``); an older store's hands have their seats nested.
+SEATS: dict[str, pl.DataType] = {
+    "file_key": pl.String(),
+    "audit_id": pl.String(),
+    "hand_no": pl.Int64(),
+    **continuity.SEAT_FIELDS,
 }
 
 #: Findings: one row per finding.  ``hand_no`` numbers the hand headers of a file (null for a
@@ -152,7 +168,7 @@ RUNS: dict[str, pl.DataType] = {
 }
 
 SCHEMAS: dict[str, dict[str, pl.DataType]] = {"files": FILES, "hands": HANDS, "findings": FINDINGS, "runs": RUNS,
-                                              "crosshand": FINDINGS}  # fmt: skip
+                                              "crosshand": FINDINGS, "seats": SEATS}  # fmt: skip
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -358,7 +374,7 @@ def load_manifest(store: str, columns: list[str] | None = None) -> pl.DataFrame:
 def scan(store: str, table: str) -> pl.LazyFrame:
     """A consistent view of one table of the store.
 
-    ``files``: the newest manifest row per file.  ``hands`` and ``findings``: the rows of committed
+    ``files``: the newest manifest row per file.  ``hands``, ``findings`` and ``seats``: the rows of committed
     parts only (a semi-join on the manifest's night, file key and ``audit_id``).  ``runs``: as
     stored.  Every table has the hive partition column ``night`` (a ``Date``).
     """
@@ -390,6 +406,7 @@ class Entry:
     status: str
     hand_parts: int
     finding_parts: int
+    seat_parts: int = 0
 
     def part_paths(self, store: str) -> list[str]:
         """The committed parts of this audit (none for a file that could not be audited)."""
@@ -397,6 +414,7 @@ class Entry:
         out += [
             part_path(store, "findings", self.night, self.file_key, self.audit_id, n) for n in range(self.finding_parts)
         ]
+        out += [part_path(store, "seats", self.night, self.file_key, self.audit_id, n) for n in range(self.seat_parts)]
         return out
 
 
@@ -409,6 +427,7 @@ ENTRY_COLUMNS = [
     "status",
     "hand_parts",
     "finding_parts",
+    "seat_parts",
 ]
 
 
@@ -416,8 +435,9 @@ def entries(manifest: pl.DataFrame) -> dict[str, Entry]:
     """Manifest rows (from ``load_manifest(store, ENTRY_COLUMNS)``) by file key."""
     out: dict[str, Entry] = {}
     df = manifest.select(pl.col(NIGHT).cast(pl.String), *ENTRY_COLUMNS)
-    for night, key, aid, sha, ver, prof, status, hp, fp in df.iter_rows():
-        out[key] = Entry(night, key, aid or "", sha or "", ver or "", prof or "", status or "", hp or 0, fp or 0)
+    for night, key, aid, sha, ver, prof, status, hp, fp, sp in df.iter_rows():
+        out[key] = Entry(night, key, aid or "", sha or "", ver or "", prof or "", status or "", hp or 0, fp or 0,
+                         sp or 0)  # fmt: skip
     return out
 
 
@@ -492,7 +512,7 @@ def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
         for f in _walk(store, table):
             if f.name.endswith(".tmp"):
                 out.removed_temp += remove_quietly(f.path)
-            elif table in ("hands", "findings") and f.name.endswith(".parquet") and f.path not in live:
+            elif table in PART_TABLES and f.name.endswith(".parquet") and f.path not in live:
                 out.removed_parts += remove_quietly(f.path)
     return out
 

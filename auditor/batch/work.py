@@ -162,6 +162,7 @@ class _Parts:
         self.task = task
         self.aid = aid
         self.hands: list[dict[str, Any]] = []
+        self.seats: list[dict[str, Any]] = []  # the seats of ``hands`` (layout 2: a ``seats`` part per hands part)
         self.findings: list[dict[str, Any]] = []
         self.hand_parts = 0
         self.finding_parts = 0
@@ -183,7 +184,12 @@ class _Parts:
                 worst=str(Severity(worst)) if worst else None,
             )
             if extra:
-                row.update(extra)
+                # the seats go flat to the ``seats`` part (store layout 2); the hand keeps ``n_seats``
+                hand_extra, seats = continuity.flat_row(extra)
+                row.update(hand_extra)
+                row["seats"] = None
+                loc = {"file_key": t.key, "audit_id": self.aid, "hand_no": hand_no}
+                self.seats += [{**loc, **x} for x in seats]
             self.hands.append(row)
         if len(self.hands) >= t.batch_size:
             self._flush_hands()
@@ -204,6 +210,7 @@ class _Parts:
 
     def _flush_hands(self) -> None:
         if self.hands:
+            self._write("seats", self.hand_parts, self.seats)
             self._write("hands", self.hand_parts, self.hands)
             self.hand_parts += 1
 
@@ -382,5 +389,6 @@ def _audit(task: FileTask, res: FileResult) -> None:
         audit_id=aid,
         hand_parts=parts.hand_parts,
         finding_parts=parts.finding_parts,
+        seat_parts=parts.hand_parts,
     )
     _commit(task, row, parts.written)
