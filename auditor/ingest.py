@@ -441,8 +441,14 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         elif info.hands == 0:
             msg = "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)"
         else:
-            msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
-        yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
+            msg = None
+        if msg is None:  # a hand-history file that starts inside a hand: its head is not in the file
+            yield F.make("P005", path, stray_first, 1,
+                         f"the file starts inside a hand: {stray_count} line(s) before the first hand header belong "
+                         "to a hand whose start is not in this file (cut off before it); they are not audited",
+                         lines=stray_count)  # fmt: skip
+        else:
+            yield F.make("P003", path, stray_first, 1, msg, lines=stray_count, format=other.name if other else None)
     elif info.hands == 0 and known and not summary:
         yield F.make("P003", path, None, None,
                      "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)",

@@ -62,6 +62,10 @@ def p005() -> None:
     cancelled hand, no cancellation line): the export was cut short.  The hand's events are kept,
     but its pots and awards cannot be checked.
 
+    A file whose first lines, before its first hand header, are the tail of a hand whose start is
+    not in the file (an export cut at the start) gets this code too, at its first line: those lines
+    are not audited, every hand after them is.
+
     Example: a file whose last hand ends in the middle of the flop.
     """
 
