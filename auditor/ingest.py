@@ -32,6 +32,11 @@ from auditor.formats.registry import REGISTRY
 
 #: A line that is only an XML declaration (the format is told by the line after it).
 _XML_DECL = re.compile(r"\s*(?:\ufeff)*<\?xml[^>]*\?>\s*$")
+#: A line of a hand's play or result, in the words every English text export uses: stray lines
+#: before a file's first hand header that hold one are the tail of a hand cut off before the file
+#: (P005), other stray text is P003
+_PLAY_RE = re.compile(r"\b(?:folds|checks|calls|bets|raises|is all.in|wins|collected|mucks|shows)\b|^Seat \d+:"
+                      r"|^\*\*\* SUMMARY|^Total pot", re.IGNORECASE)  # fmt: skip
 
 BLOCK = 1 << 18
 BULK = 1 << 18  # bytes of 8-bit text decoded at once
@@ -320,6 +325,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     overflow = False
     stray_first: int | None = None
     stray_count = 0
+    stray_play = False  # a stray line reads like a hand's betting or result (the tail of a cut hand)
     chars = 0
     other = None  # a format hhaudit knows of but does not read, met outside any hand
     summary = False  # the file is a tournament summary (a card's ``summary`` pattern), not hands
@@ -419,6 +425,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                     stray_first = lineno
                 if other is None and stray_count <= 200:
                     other = REGISTRY.recognise(line)
+                stray_play = stray_play or bool(_PLAY_RE.search(line))
             continue
         if overflow:
             continue
@@ -440,8 +447,10 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             msg = f"this file holds {other.title} hands, a format hhaudit does not read yet"
         elif info.hands == 0:
             msg = "no hand history of a format hhaudit reads was found in this file (`hhaudit formats` lists them)"
-        else:
+        elif stray_play:
             msg = None
+        else:
+            msg = f"{stray_count} line(s) before the first hand header are not part of any hand"
         if msg is None:  # a hand-history file that starts inside a hand: its head is not in the file
             yield F.make("P005", path, stray_first, 1,
                          f"the file starts inside a hand: {stray_count} line(s) before the first hand header belong "

@@ -99,6 +99,16 @@ def test_text_outside_hands_and_empty_files(tmp_path: Path) -> None:
     assert summary.hands_seen == summary.hands_parsed == 1
 
 
+def test_a_file_that_starts_inside_a_hand_is_p005_and_its_hands_are_audited(tmp_path: Path) -> None:
+    # the tail of a hand cut off before the file (its header is in another file): P005 at line 1,
+    # not P003 (the file is a hand history of a format hhaudit reads); other stray text stays P003
+    tail = "\n".join(HAND.splitlines()[-6:])
+    (tmp_path / "cut_start.txt").write_text(tail + "\n\n" + HAND)
+    summary, findings = audit([str(tmp_path)])
+    assert [(f.code, f.line) for f in findings if f.code in ("P003", "P005")] == [("P005", 1)]
+    assert summary.hands_seen == summary.hands_parsed == 1
+
+
 def test_truncated_and_garbled_hands_do_not_stop_the_file() -> None:
     cut = "\n".join(HAND.splitlines()[:14])
     garbled = HAND.replace("Table 'Andromeda IV' 6-max Seat #2 is the button", "Tabel ???")
