@@ -272,7 +272,7 @@ def main() -> None:
     pairs["P009"] = (edit("cash_nlhe_basic.txt", converted), basic)
     # P010: a record the site wrote without seat lines (a Full Tilt record of the summary alone)
     ft = ROOT / "fixtures" / "sites" / "fulltilt" / "cash_plo_2010.txt"
-    partial = ROOT / "fixtures" / "partial" / "fulltilt_summary_only.txt"
+    partial = ROOT / "fixtures" / "exports" / "fulltilt" / "fulltilt_summary_only.txt"
     pairs["P010"] = (partial.read_text("utf-8"), ft.read_text("utf-8"))
     h002 = edit("cash_nlhe_basic.txt", ("[Kc 7d 2s]", "[Kd 7d 2s]"), ("Board [Kc 7d 2s]", "Board [Kd 7d 2s]"))
     pairs["H002"] = (h002,

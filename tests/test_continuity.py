@@ -272,7 +272,7 @@ def test_heads_up_beginning_may_move_the_button() -> None:
     # Boss Media (Opoker) five-card draw: seat 2 holds the button while sitting out, seats 3 and 5
     # play; then seat 2 leaves and heads-up begins with the button on seat 5, so that seat 5 does
     # not post the big blind twice (TDA Rule 34): not T005
-    rows = rows_of(ROOT / "fixtures" / "classes" / "bossmedia" / "cash_fcd_heads_up_begins_2011.txt")
+    rows = rows_of(ROOT / "fixtures" / "exports" / "bossmedia" / "cash_fcd_heads_up_begins_2011.txt")
     assert [(r["hand_id"], r["button"]) for r in rows] == [("2692988440", 2), ("2692989117", 5)]
     assert [f.code for f in t_findings(rows) if f.code != "T001"] == []
     # heads-up going on (the button was dealt in): a button that stays is still flagged
@@ -282,7 +282,7 @@ def test_heads_up_beginning_may_move_the_button() -> None:
 
 
 def test_bossmedia_button_past_a_newcomer_is_not_a_skip() -> None:
-    rows = rows_of(ROOT / "fixtures" / "classes" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt")
+    rows = rows_of(ROOT / "fixtures" / "exports" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt")
     assert [f.code for f in t_findings(rows) if f.code == "T005"] == []
 
 
@@ -305,7 +305,7 @@ def _next_hand(text: str, hand_id: str, date: str, shrink: str) -> str:
 def test_microgaming_hands_far_apart_are_not_chained(tmp_path: Path) -> None:
     # Microgaming prints its times without a zone (assumed UTC): two hands of one table 39 minutes
     # apart are a gap (T001), and the stack that shrank between them is not judged (no T002)
-    one = (ROOT / "fixtures" / "classes" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text(
+    one = (ROOT / "fixtures" / "exports" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text(
         "utf-8"
     )
     path = tmp_path / "session.txt"
@@ -325,7 +325,7 @@ def test_microgaming_hands_far_apart_are_not_chained(tmp_path: Path) -> None:
 
 def _tournament_pair() -> list[dict[str, Any]]:
     """Two consecutive heads-up tournament hands (Merge, 2012) that chain cleanly."""
-    rows = rows_of(ROOT / "fixtures" / "classes" / "merge" / "tournament_v1_chopped_pot_2012.txt")
+    rows = rows_of(ROOT / "fixtures" / "exports" / "merge" / "tournament_v1_chopped_pot_2012.txt")
     assert [f.code for f in t_findings(rows)] == []
     return rows
 
@@ -366,7 +366,7 @@ def test_hands_each_alone_in_their_file_are_not_chained(tmp_path: Path) -> None:
     # two files of one hand each (test samples, a disputed hand saved alone): picked one by one,
     # so hands of the table may lie between them: a gap (T001 "picked"), the stack and button are
     # not judged; the same two hands in one file are judged (see the Microgaming test above)
-    one = (ROOT / "fixtures" / "classes" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text(
+    one = (ROOT / "fixtures" / "exports" / "microgaming" / "cash_nlhe_posted_to_play_dead_sb_2011.txt").read_text(
         "utf-8"
     )
     two = _next_hand(one, "4160087999", "2011-11-08 00:20:50", "player2")

@@ -12,7 +12,7 @@ from auditor.formats import parse_text
 from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
-GG = FIXTURES / "cases" / "ggpoker"
+GG = FIXTURES / "exports" / "ggpoker"
 RIT = (GG / "rit_fees_from_runs.txt").read_text("utf-8")
 SPLIT = (GG / "split_fees_from_shares.txt").read_text("utf-8")
 

@@ -165,12 +165,12 @@ def test_button_from_the_small_blind_passes_a_newcomer_not_dealt_in() -> None:
     from auditor import model as M
     from auditor.formats import parse_text
 
-    text = (FIXTURES / "classes" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
+    text = (FIXTURES / "exports" / "bossmedia" / "tournament_mtt_newcomer_waits_2011.txt").read_text("utf-8")
     hands = [x for x in parse_text(text) if isinstance(x, M.Hand)]
     assert [(h.hand_id, h.button) for h in hands] == [("5854029", 10), ("5854186", 1)]
 
 
 def _class_fixture(name: str) -> str:
-    """A hand of a false-alarm class (fixtures/classes/bossmedia/, checked against its golden by
+    """A hand of a false-alarm class (fixtures/exports/bossmedia/, checked against its golden by
     tests/test_fixture_classes.py)."""
-    return (FIXTURES / "classes" / "bossmedia" / f"{name}.txt").read_text("utf-8")
+    return (FIXTURES / "exports" / "bossmedia" / f"{name}.txt").read_text("utf-8")

@@ -186,7 +186,7 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
     # a chopped pot leaves both balances as they were (1,530 / 1,470); the next hand starts there
     from tests.test_continuity import rows_of, t_findings
 
-    path = FIXTURES / "classes" / "merge" / "tournament_v1_chopped_pot_2012.txt"
+    path = FIXTURES / "exports" / "merge" / "tournament_v1_chopped_pot_2012.txt"
     assert [f.code for f in t_findings(rows_of(path))] == []
     # chips that appear between the two hands are flagged (the pair is judged, not a gap)
     text = path.read_text("utf-8")
@@ -200,6 +200,6 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
 
 
 def _class_fixture(name: str) -> str:
-    """A hand of a false-alarm class (fixtures/classes/merge/, checked against its golden by
+    """A hand of a false-alarm class (fixtures/exports/merge/, checked against its golden by
     tests/test_fixture_classes.py)."""
-    return (FIXTURES / "classes" / "merge" / f"{name}.txt").read_text("utf-8")
+    return (FIXTURES / "exports" / "merge" / f"{name}.txt").read_text("utf-8")

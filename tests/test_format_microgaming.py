@@ -154,6 +154,6 @@ def test_mutation_posted_to_play_end_balance_without_the_dead_blind() -> None:
 
 
 def _class_fixture(name: str) -> str:
-    """A hand of a false-alarm class (fixtures/classes/microgaming/, checked against its golden by
+    """A hand of a false-alarm class (fixtures/exports/microgaming/, checked against its golden by
     tests/test_fixture_classes.py)."""
-    return (FIXTURES / "classes" / "microgaming" / f"{name}.txt").read_text("utf-8")
+    return (FIXTURES / "exports" / "microgaming" / f"{name}.txt").read_text("utf-8")

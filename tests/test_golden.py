@@ -1,5 +1,6 @@
-"""Golden event logs: every fixture hand under fixtures/sites/<site>/ (and fixtures/cases/<site>/,
-hands of particular cases that the README's transcript of fixtures/sites leaves out) parses to
+"""Golden event logs: every fixture hand under fixtures/sites/<site>/ (and those of
+fixtures/exports/<site>/ with a golden beside them: hands of particular cases that the
+README's transcript of fixtures/sites leaves out) parses to
 exactly the event log stored beside it (<name>.golden.json).  Regenerate with ``pytest --update-golden`` and review the
 diff like code."""
 
@@ -16,7 +17,7 @@ from auditor.model import Hand, as_dict
 from tests.conftest import FIXTURES
 
 CASES = sorted((FIXTURES / "sites").glob("*/*.txt"))
-EXTRA = sorted((FIXTURES / "cases").glob("*/*.txt"))
+EXTRA = sorted(p for p in (FIXTURES / "exports").glob("*/*.txt") if p.with_suffix(".golden.json").exists())
 
 
 def _one(obj: object) -> str:

@@ -13,7 +13,7 @@ from auditor.profiles import for_hand
 from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
-TIE = (FIXTURES / "cases" / "winamax" / "tie_odd_chips_unjudged.txt").read_text("utf-8")
+TIE = (FIXTURES / "exports" / "winamax" / "tie_odd_chips_unjudged.txt").read_text("utf-8")
 
 
 def _hand(text: str) -> M.Hand:

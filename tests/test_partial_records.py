@@ -10,7 +10,7 @@ from auditor.formats import parse_text
 from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
-DIR = FIXTURES / "partial"
+DIR = FIXTURES / "exports" / "fulltilt"
 
 
 def _text(name: str) -> str:

@@ -11,7 +11,7 @@ from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
 SITES = FIXTURES / "sites"
-CASES = FIXTURES / "cases"
+CASES = FIXTURES / "exports"
 ONGAME_DRAW = (CASES / "ongame" / "draw_new_hand.txt").read_text("utf-8")
 LOWBALL27 = (CASES / "winamax" / "lowball27_triple_draw.txt").read_text("utf-8")
 PT2 = (CASES / "pokerstars" / "pt2_upper_case_export.txt").read_text("utf-8")

@@ -33,19 +33,13 @@ def pt(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", HANDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_fixture_hand_matches_its_golden_and_audits_clean(path: Path, update_golden: bool) -> None:
-    from tests.test_golden import render
-
-    golden = path.with_suffix(".golden.json")
-    got = render(path)
-    if update_golden:
-        golden.write_text(got, "utf-8")
-    assert got == golden.read_text("utf-8")
+def test_fixture_hand_audits_clean(path: Path) -> None:
+    # its golden event log is checked by tests/test_golden.py
     assert codes(path.read_text("utf-8").splitlines()) == []
 
 
 def test_the_class_fixtures_are_all_there() -> None:
-    assert len(HANDS) == 8
+    assert len(HANDS) >= 8
 
 
 def codes(lines: list[str]) -> list[tuple[str, int | None]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from tests.conftest import FIXTURES
 from tests.format_helpers import audit_text, codes_at, line_of
 
-WALK = (FIXTURES / "cases" / "clones" / "runitonce_stp_walk.txt").read_text("utf-8")
+WALK = (FIXTURES / "exports" / "clones" / "runitonce_stp_walk.txt").read_text("utf-8")
 
 
 def test_clean_walk_passes() -> None:
