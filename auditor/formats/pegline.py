@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import regex  # type: ignore[import-untyped]  # (no stubs installed; parsimonious's regex engine)
+import regex  # type: ignore[import-untyped,import-not-found,unused-ignore]  # (no stubs installed; parsimonious's regex engine)
 from parsimonious.expressions import Literal, Lookahead, OneOf, Quantifier, Sequence
 from parsimonious.expressions import Regex as PegRegex
 
