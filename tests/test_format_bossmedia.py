@@ -172,5 +172,49 @@ def test_button_from_the_small_blind_passes_a_newcomer_not_dealt_in() -> None:
 
 def _class_fixture(name: str) -> str:
     """A hand of a false-alarm class (fixtures/exports/bossmedia/, checked against its golden by
-    tests/test_fixture_classes.py)."""
+    tests/test_golden.py)."""
     return (FIXTURES / "exports" / "bossmedia" / f"{name}.txt").read_text("utf-8")
+
+
+def test_antes_that_do_not_divide_are_unattributed_not_guessed() -> None:
+    # hand 5855055 (2011 MTT): the flop pot (1,000.00) holds 200.00 more than the 800.00 printed
+    # before it, among 9 players dealt in: 8 antes of 25.00 (a newcomer paid none), which this
+    # hand alone cannot attribute.  No ante is derived; the total is kept, A002/A010 judge it.
+    from auditor import model as M
+    from auditor.formats import parse_text
+
+    text = _class_fixture("tournament_mtt_antes_unattributed_2011")
+    (h,) = [x for x in parse_text(text) if isinstance(x, M.Hand)]
+    assert not [e for e in h.events if isinstance(e, M.Post) and e.kind == "ante"]
+    assert (h.extras["antes"], h.extras["antes_total"]) == ("unattributed", "20000")
+    found = audit_text(text)
+    assert [f.code for f in found if f.code[0] in "BSAHP"] == ["P010"]
+    (p010,) = found
+    assert p010.line == line_of(text, '<HISTORY ID="5855055"') and "who paid them is not recorded" in p010.message
+
+
+def test_mutation_unattributed_antes_collect_one_unit_more() -> None:
+    text = _class_fixture("tournament_mtt_antes_unattributed_2011")
+    old = 'PLAYER="Player16" WIN="4800.00"'
+    assert text.count(old) == 1
+    mutated = text.replace(old, 'PLAYER="Player16" WIN="4800.01"')
+    assert ("A010", line_of(mutated, "<SHOWDOWN")) in codes_at(audit_text(mutated))
+
+
+def test_mutation_unattributed_antes_printed_total_changed() -> None:
+    # the showdown's pot one unit more, the winner's collect with it: the total no longer agrees
+    # with the contributions plus the 200.00 of unattributed antes
+    text = _class_fixture("tournament_mtt_antes_unattributed_2011")
+    mutated = text.replace('POT="4800.00" RAKE="0.00"', 'POT="4800.01" RAKE="0.00"')
+    mutated = mutated.replace('PLAYER="Player16" WIN="4800.00"', 'PLAYER="Player16" WIN="4800.01"')
+    assert mutated.count("4800.01") == 2
+    assert ("A002", line_of(mutated, "<SHOWDOWN")) in codes_at(audit_text(mutated))
+
+
+def test_mutation_unattributed_antes_pot_to_the_loser() -> None:
+    # a single pot: who paid the antes does not change who wins it, so the award is still judged
+    text = _class_fixture("tournament_mtt_antes_unattributed_2011")
+    mutated = text.replace('PLAYER="Player31" WIN="0.00"', 'PLAYER="Player31" WIN="4800.00"')
+    mutated = mutated.replace('PLAYER="Player16" WIN="4800.00"', 'PLAYER="Player16" WIN="0.00"')
+    found = {c for c, _ in codes_at(audit_text(mutated))}
+    assert found & {"A004", "A005"}, found

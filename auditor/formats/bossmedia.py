@@ -37,10 +37,12 @@ from datetime import UTC, datetime
 from html.entities import name2codepoint
 from typing import Any, cast
 
+from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats.assembler import HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk, split_elements
+from auditor.formats.partial import ANTES, ANTES_TOTAL
 
 #: The first non-blank line of a Boss Media file: ``<ROOT>`` or a ``<HISTORY`` (an XML declaration
 #: before them is looked past by the ingest).
@@ -236,10 +238,10 @@ class Reader:
                 a.draw(player, len(e.findall("CARD")))
             else:
                 a.unrecognised(ET.tostring(e, encoding="unicode").strip()[:200])
-        self._unprinted_antes(a, h, line_of)
+        unattributed = self._unprinted_antes(a, h, line_of)
         sd = h.find("SHOWDOWN")
         if sd is None or error is not None:
-            return a.build()  # cut short: no results (P005)
+            return _unattributed(a, a.build(), unattributed)  # cut short: no results (P005)
         results = sd.findall("RESULT")
         shown = [(r, _cards(r, self.ranks)) for r in results if _cards(r, self.ranks)]
         if len(results) >= 2 and shown:
@@ -257,7 +259,7 @@ class Reader:
         a.line = line_of(sd)
         pot, rake = a.amt(sd.get("POT")), a.amt(sd.get("RAKE"))
         a.pot_claim(pot, rake=rake)
-        return a.build()
+        return _unattributed(a, a.build(), unattributed)
 
     def _button_from_blind(self, a: HandAssembler, h: ET.Element) -> None:
         """Exports before 2011 print no ``DEALER``: the small blind's post places the button on the
@@ -278,7 +280,7 @@ class Reader:
         before = [n for n in seats if n < mine]
         a.facts["button"] = str(before[-1] if before else seats[-1])
 
-    def _unprinted_antes(self, a: HandAssembler, h: ET.Element, line_of: Any) -> None:
+    def _unprinted_antes(self, a: HandAssembler, h: ET.Element, line_of: Any) -> int | None:
         """Tournament exports of 2011 take the antes without an action for them: the first pot the
         hand prints (a street's ``POT``, or the showdown's) holds them.  When a hand prints no ante
         and that pot exceeds what the printed actions put in by the same amount for every player
@@ -289,13 +291,17 @@ class Reader:
         even when the poster has less left (``HAND_BB VALUE="200.00"`` beside a printed stack of
         195: the pot shows 195 went in).  A blind larger than the printed stack is read as the
         all-in post of that stack when the antes derived that way make the first pot exactly; the
-        blinds as printed are tried next."""
+        blinds as printed are tried next.
+
+        When neither reading divides the excess into one ante per player dealt in (a newcomer who
+        paid none: the hand alone cannot say who), no ante is derived and the excess is returned
+        (the antes unattributed, see :func:`_unattributed`); None otherwise."""
         if a.facts.get("tournament_id") is None or any(isinstance(e, M.Post) and e.kind == "ante" for e in a.events):
-            return
+            return None
         first = self._marks[0] if self._marks else None
         sd = h.find("SHOWDOWN")
         if first is None and sd is None:
-            return
+            return None
         upto, el = first if first is not None else (len(a.events), sd)
         assert el is not None
         printed = a.amt(el.get("POT")) + a.amt(el.get("RAKE"))
@@ -306,7 +312,7 @@ class Reader:
             capped = {}
             ante = self._ante_from_pot(a, h, upto, printed, capped)
         if ante is None:
-            return
+            return self._unattributed_antes(a, h, upto, printed)
         amount, dealt = ante
         for i, e in capped.items():
             a.events[i] = replace(e, amount=e.amount if e.all_in else stacks[e.player], all_in=True)
@@ -316,6 +322,7 @@ class Reader:
         # these exports print each stack after the ante was taken (an all-in puts in the printed
         # stack and no more): the stack at the start of the hand had the ante too
         a.seats = [replace(s, stack=s.stack + amount) if s.player in dealt else s for s in a.seats]
+        return None
 
     @staticmethod
     def _capped_blinds(a: HandAssembler, upto: int, stacks: dict[str, int]) -> dict[int, M.Post]:
@@ -328,11 +335,25 @@ class Reader:
         return out
 
     @staticmethod
-    def _ante_from_pot(a: HandAssembler, h: ET.Element, upto: int, printed: int,
-                       capped: dict[int, M.Post]) -> tuple[int, list[str]] | None:  # fmt: skip
-        """The ante each dealt player paid, when the first printed pot less the printed wagers
-        before it (blinds in ``capped`` counted as the poster's whole printed stack) is the same
-        amount for every player dealt in, less than a big blind; None otherwise."""
+    def _unattributed_antes(a: HandAssembler, h: ET.Element, upto: int, printed: int) -> int | None:
+        """The excess of the first printed pot over the printed wagers (blinds as printed) when it
+        can only be antes some of the players dealt in paid: more than nothing and less than a big
+        blind for each player dealt in; None otherwise."""
+        got = Reader._pot_excess(a, h, upto, printed, {})
+        bb = a.amt(a.facts.get("bb")) if a.facts.get("bb") else 0
+        if got is None or not bb:
+            return None
+        extra, dealt = got
+        n = len(dealt)
+        if extra <= 0 or extra >= bb * n:
+            return None
+        return extra
+
+    @staticmethod
+    def _pot_excess(a: HandAssembler, h: ET.Element, upto: int, printed: int,
+                    capped: dict[int, M.Post]) -> tuple[int, list[str]] | None:  # fmt: skip
+        """The first printed pot less the printed wagers before it (blinds in ``capped`` counted as
+        the poster's whole printed stack; an uncalled part left out), and the players dealt in."""
         stacks = {s.player: s.stack for s in a.seats}
         put: dict[str, int] = {}
         for i, e in enumerate(a.events[:upto]):
@@ -346,11 +367,42 @@ class Reader:
         dealt = list(dict.fromkeys(e.player for e in a.events if isinstance(e, M.HoleCards)))
         dealt += [p for p in dict.fromkeys(e.get("PLAYER") or "" for e in h.findall("ACTION")
                                            if e.get("TYPE") == "HAND_DEAL") if p not in dealt]  # fmt: skip
-        extra = printed - (sum(put.values()) - excess)
+        if not dealt:
+            return None
+        return printed - (sum(put.values()) - excess), dealt
+
+    @staticmethod
+    def _ante_from_pot(a: HandAssembler, h: ET.Element, upto: int, printed: int,
+                       capped: dict[int, M.Post]) -> tuple[int, list[str]] | None:  # fmt: skip
+        """The ante each dealt player paid, when the first printed pot less the printed wagers
+        before it (blinds in ``capped`` counted as the poster's whole printed stack) is the same
+        amount for every player dealt in, less than a big blind; None otherwise."""
+        got = Reader._pot_excess(a, h, upto, printed, capped)
+        if got is None:
+            return None
+        extra, dealt = got
         bb = a.amt(a.facts.get("bb")) if a.facts.get("bb") else 0
-        if not dealt or extra <= 0 or extra % len(dealt) or (bb and extra // len(dealt) >= bb):
+        if extra <= 0 or extra % len(dealt) or (bb and extra // len(dealt) >= bb):
             return None
         return extra // len(dealt), dealt
+
+
+def _unattributed(a: HandAssembler, hand: M.Hand | None, total: int | None) -> M.Hand | None:
+    """The hand with its antes recorded as unattributed (``extras["antes"]``, their total in
+    ``extras["antes_total"]`` in minor units) and one P010 finding saying what the record lacks:
+    the first pot holds antes that do not divide into one per player dealt in, and the hand alone
+    cannot say who paid them (a newcomer pays none).  Nothing is derived: the pots judge only what
+    does not depend on who paid (``auditor.replay.pots``)."""
+    if hand is None or total is None:
+        return hand
+    message = (
+        f"a partial record: the first pot holds {a.money_text(total)} of antes the hand prints no action "
+        "for and that do not divide into one ante per player dealt in; who paid them is not recorded "
+        "(the pot total and the chips paid out are judged, not what depends on who paid)"
+    )
+    a.findings.append(F.make("P010", a.path, a.first_line, 1, message, site=a.format,
+                             hand_id=hand.hand_id, lacks=[ANTES]))  # fmt: skip
+    return replace(hand, extras={**hand.extras, ANTES: "unattributed", ANTES_TOTAL: str(total)})
 
 
 def _date(when: str) -> str | None:

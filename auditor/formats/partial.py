@@ -26,6 +26,10 @@ from auditor import model as M
 #: ``Hand.extras`` keys set on partial records (values: "unprinted")
 STACKS = "stacks"
 BETTING = "betting"
+#: set (value "unattributed") on a hand whose pot holds antes nobody is recorded paying, with their
+#: total in minor units under ANTES_TOTAL (Boss Media 2011 MTT, ``auditor.formats.bossmedia``)
+ANTES = "antes"
+ANTES_TOTAL = "antes_total"
 
 
 def stacks_unprinted(hand: M.Hand) -> bool:

@@ -81,6 +81,11 @@ class PotTrace:
     # a record of the summary alone (auditor/formats/partial.py): nothing put in is printed, so the
     # printed total is what went in, and only its payout is judged
     betting_unprinted: bool = False
+    # antes the first pot holds that nobody is recorded paying (Boss Media 2011 MTT, hand extras
+    # "antes": "unattributed"): counted in the main pot and the total, not in any contribution
+    antes_unattributed: int = 0
+    # the judgement of the total and conservation depends on who paid them (an uncalled part)
+    antes_decide_total: bool = True
 
 
 def _clockwise(t: Trace, names: list[str]) -> list[str]:
@@ -180,6 +185,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         prev = lev
     # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
     dead_total = sum(dead.values()) + house
+    unattributed = _unattributed_antes(t)
+    dead_total += unattributed
     live_players = [n for n in contrib if n not in folded]
     if dead_total:
         if layers:
@@ -225,7 +232,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         won = sum(c.amount for c in t.of(M.Collect)) - back
         rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
-    total_expected = sum(level.values()) + sum(dead.values())
+    total_expected = sum(level.values()) + sum(dead.values()) + unattributed
     if t.facts.drop_in_total:
         total_expected += house
     pt = PotTrace(contrib, dead, house, expected_returns, dict(printed_returns), pots, total_expected, claim,
@@ -261,6 +268,12 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if t.hand.extras.get("betting") == "unprinted":
         pt.betting_unprinted, pt.decided = True, False
         pt.notes.append("the record prints no betting: the awards are not judged, only the payout of the printed pot")
+    if unattributed:
+        pt.antes_unattributed = unattributed
+        if len(pt.pots) > 1 or expected_returns:
+            # who paid the antes moves the pot layers and the uncalled part: not judged
+            pt.decided, pt.antes_decide_total = False, not expected_returns
+            pt.notes.append("the antes are unattributed: who should have won each pot is not judged")
     for c in t.of(M.Collect):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):
@@ -268,6 +281,13 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             if r.won:
                 pt.collected[r.player] = pt.collected.get(r.player, 0) + sum(r.won)
     return pt
+
+
+def _unattributed_antes(t: Trace) -> int:
+    """The antes a hand's pot holds that nobody is recorded paying (``Hand.extras``), 0 if none."""
+    x = t.hand.extras
+    total = x.get("antes_total", "")
+    return int(total) if x.get("antes") == "unattributed" and total.isdecimal() else 0
 
 
 def _net(pt: PotTrace, profile: Profile) -> list[Pot]:

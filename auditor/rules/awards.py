@@ -112,6 +112,8 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     h = t.hand
     if pt.claim is None or h.cancelled or not t.facts.prints_total_pot or pt.betting_unprinted:
         return
+    if not pt.antes_decide_total:
+        return  # unattributed antes and an uncalled part: what was returned depends on who paid
     want = _expected_total(t, pt)
     got = pt.claim.total
     if _total_agrees(pt.claim, want, pt.house):
@@ -135,6 +137,8 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     140 returned to C.
     """
     h = t.hand
+    if pt.antes_unattributed and len(pt.pots) > 1:
+        return  # unattributed antes: the layers depend on who paid them
     if pt.claim is None or not pt.claim.pots or h.cancelled:
         return
     printed = [a for _, a in pt.claim.pots]
@@ -495,9 +499,9 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: $20 put in, $19 collected, rake $0.50: $0.50 has vanished.
     """
     h = t.hand
-    if h.cancelled or not h.complete:
+    if h.cancelled or not h.complete or not pt.antes_decide_total:
         return
-    put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house
+    put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house + pt.antes_unattributed
     if pt.betting_unprinted and pt.claim is not None:
         put_in = pt.claim.total  # the summary alone: what went in is the printed total (P010)
     if pt.claim is None:

@@ -136,8 +136,12 @@ def p010() -> None:
     the players and seats come from the summary's seat lines; stacks that were not printed are
     unknown, so nothing about them is judged (no table-stakes or all-in check beyond the site's own
     all-in marks, no stack carried across hands); a record without posts and betting is judged only
-    on its money: the printed total pot must be paid out (collected + rake + fees, A010).  The
-    finding (``data.lacks``: ``stacks``, ``betting``) says what the record lacks.
+    on its money: the printed total pot must be paid out (collected + rake + fees, A010).  A record
+    whose pot holds antes it prints no action for and that do not divide into one ante per player
+    dealt in (Boss Media's 2011 MTT, where a newcomer pays none) does not say who paid them: they
+    count in the pot and its total (A002, A010), but nothing that depends on who paid them (side
+    pots, the uncalled part, the winner of a side pot) is judged.  The finding (``data.lacks``:
+    ``stacks``, ``betting``, ``antes``) says what the record lacks.
 
     Example: ``Full Tilt Poker Game #27020940000: ... (partial)`` followed by ``*** SUMMARY ***``.
     """
