@@ -201,5 +201,5 @@ def test_new_header_2012_chopped_pot_chains_to_the_next_hand(tmp_path: Path) -> 
 
 def _class_fixture(name: str) -> str:
     """A hand of a false-alarm class (fixtures/exports/merge/, checked against its golden by
-    tests/test_fixture_classes.py)."""
+    tests/test_golden.py)."""
     return (FIXTURES / "exports" / "merge" / f"{name}.txt").read_text("utf-8")

@@ -155,5 +155,5 @@ def test_mutation_posted_to_play_end_balance_without_the_dead_blind() -> None:
 
 def _class_fixture(name: str) -> str:
     """A hand of a false-alarm class (fixtures/exports/microgaming/, checked against its golden by
-    tests/test_fixture_classes.py)."""
+    tests/test_golden.py)."""
     return (FIXTURES / "exports" / "microgaming" / f"{name}.txt").read_text("utf-8")
