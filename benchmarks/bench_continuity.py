@@ -23,13 +23,14 @@ and its result is compared with the in-process one.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import common
 
 
 def synthesise(tables: int, per_table: int) -> Any:
@@ -178,8 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             if not same:
                 return 1
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(out, indent=2))
+        common.write_json(args.json, out)
     return 0
 
 

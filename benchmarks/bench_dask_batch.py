@@ -22,7 +22,6 @@ same number of workers, for the ratio in one run.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import tempfile
@@ -137,8 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         shutil.rmtree(root, ignore_errors=True)
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=2, default=str), "utf-8")
+        common.write_json(args.json, result)
     return 0
 
 

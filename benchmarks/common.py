@@ -185,6 +185,14 @@ def environment() -> dict[str, Any]:
     }
 
 
+def write_json(path: str | Path, data: Any) -> None:
+    """Write a benchmark's result as indented JSON (``--json PATH``), making the folder."""
+    import json
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, indent=2, default=str), "utf-8")
+
+
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A plain fixed-width text table (first column left-aligned, the others right-aligned)."""
     cells = [[str(h) for h in headers]] + [[_fmt(c) for c in r] for r in rows]
