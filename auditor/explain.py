@@ -16,7 +16,7 @@ from auditor.audit import Audited
 from auditor.findings import Finding
 from auditor.replay.betting import Trace
 from auditor.replay.cards import category
-from auditor.replay.pots import Award, PotTrace
+from auditor.replay.pots import Award, PotTrace, unattributed_antes
 from auditor.rules.common import money
 
 
@@ -86,15 +86,20 @@ def _num(h: M.Hand, v: int) -> str:
 
 
 def arithmetic(h: M.Hand, pt: PotTrace, lo: int, hi: int, amount: int, dead: int) -> str:
-    """How a layer's amount is made: ``(210 − 80) × 2 = 260`` (+ partial and dead contributions)."""
+    """How a layer's amount is made: ``(210 − 80) × 2 = 260`` (+ partial and dead contributions).
+
+    Antes the site printed only as a total (P010) are named as such, not as dead money.
+    """
+    antes = min(unattributed_antes(h), dead)
+    extra = ([f"{_num(h, dead - antes)} dead"] if dead > antes else []) + (
+        [f"{_num(h, antes)} antes not attributed to players"] if antes else []
+    )
     if hi == lo:
-        return f"dead money {_num(h, amount)}"
+        return " + ".join(extra) + f" = {_num(h, amount)}" if antes else f"dead money {_num(h, amount)}"
     full = sum(1 for v in _levels(pt).values() if v >= hi)
     partial = [v - lo for v in _levels(pt).values() if lo < v < hi]
     width = f"({_num(h, hi)} − {_num(h, lo)})" if lo else _num(h, hi)
-    terms = [f"{width} × {full}"] + [_num(h, p) for p in partial]
-    if dead:
-        terms.append(f"{_num(h, dead)} dead")
+    terms = [f"{width} × {full}"] + [_num(h, p) for p in partial] + extra
     return " + ".join(terms) + f" = {_num(h, amount)}"
 
 
@@ -122,7 +127,7 @@ def explain_hand(a: Audited, extra: list[Finding] | None = None) -> Explanation:
     named = {str(f.data["player"]) for f in awards if f.data.get("player")}
     anyone = any(not f.data.get("player") for f in awards)
     _players(x, h, t, pt, bool(awards), None if anyone else named)
-    _pots(x, h, pt)
+    _pots(x, h, pt, t.facts.prints_total_pot)
     _showdown(x, h, pt)
     return x
 
@@ -168,7 +173,7 @@ def _players(
             x.uncalled.append(f"site printed {money(h, v)} returned to {n}, but nothing of theirs was uncalled")
 
 
-def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
+def _pots(x: Explanation, h: M.Hand, pt: PotTrace, prints_total: bool) -> None:
     by_pot: dict[str, list[str]] = {}
     for a in pt.awards:
         who = ", ".join(f"{w} {money(h, v)}" for w, v in a.shares)
@@ -179,7 +184,10 @@ def _pots(x: Explanation, h: M.Hand, pt: PotTrace) -> None:
         winners = "; ".join(by_pot.get(p.label, ["not decided"]))
         sums = arithmetic(h, pt, p.low, p.high, p.amount, p.dead)
         x.pots.append(PotRow(p.label, money(h, p.amount), sums, ", ".join(p.eligible), money(h, p.net), winners))
-    printed = f" (printed {money(h, pt.claim.total)})" if pt.claim else " (no total printed)"
+    if pt.claim and prints_total:
+        printed = f" (printed {money(h, pt.claim.total)})"
+    else:  # some formats print only the rake, or a total the reader had to compute
+        printed = " (the site prints no total)" if pt.claim else " (no total printed)"
     x.total = f"total pot {money(h, pt.total_expected)}{printed}"
     fees = [f"rake {money(h, pt.rake)}"]
     if pt.claim:

@@ -89,3 +89,27 @@ def test_explain_command() -> None:
     missing = subprocess.run([sys.executable, "-m", "auditor.cli", "explain", str(path), "--hand", "1"],
                              capture_output=True, text=True, check=False)  # fmt: skip
     assert missing.returncode == 2
+
+
+def _explain_fixture(path: str, hand_id: str) -> str:
+    from auditor.profiles import for_hand
+
+    text = (FIXTURES / path).read_text(encoding="utf-8")
+    hands = [h for h in parse_text(text) if isinstance(h, Hand) and h.hand_id == hand_id]
+    a = audit_hand(hands[0], for_hand(hands[0].site, None))
+    return render_text(explain_hand(a))
+
+
+def test_a_format_that_prints_no_total_is_not_shown_a_printed_total() -> None:
+    # Microgaming XML prints the rake, not the total: the reader computes the claim's total, so the
+    # explanation must not present it as printed (it said "(printed €0.30)")
+    text = _explain_fixture("exports/microgaming/cash_nlhe_posted_to_play_dead_sb_2011.txt", "4160087729")
+    assert "total pot €0.30 (the site prints no total)" in text
+    assert "printed €0.30" not in text
+
+
+def test_unattributed_antes_are_named_not_called_dead() -> None:
+    # Boss Media 2011: antes printed only as a total (P010); the layer arithmetic names them
+    text = _explain_fixture("exports/bossmedia/tournament_mtt_antes_unattributed_2011.txt", "5855055")
+    assert "+ 200.00 antes not attributed to players = 4,800.00" in text
+    assert "200.00 dead" not in text

@@ -284,8 +284,12 @@ def build(t: Trace, profile: Profile) -> PotTrace:
 
 
 def _unattributed_antes(t: Trace) -> int:
+    return unattributed_antes(t.hand)
+
+
+def unattributed_antes(h: M.Hand) -> int:
     """The antes a hand's pot holds that nobody is recorded paying (``Hand.extras``), 0 if none."""
-    x = t.hand.extras
+    x = h.extras
     total = x.get("antes_total", "")
     return int(total) if x.get("antes") == "unattributed" and total.isdecimal() else 0
 
