@@ -96,7 +96,8 @@ import json, resource, subprocess, sys
 p = subprocess.Popen(sys.argv[1:])
 print(p.pid, flush=True)
 code = p.wait()
-print(json.dumps({"exit": code, "maxrss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), flush=True)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"exit": code, "maxrss_kib": ru.ru_maxrss, "cpu_s": ru.ru_utime + ru.ru_stime}), flush=True)
 """
 
 
@@ -142,6 +143,9 @@ def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -
         "exit": doc["exit"],
         "peak_rss_max_mib": doc["maxrss_kib"] / 1024,
         "peak_rss_sum_mib": peak_sum / 2**20,
+        # user + system CPU of every process of the run that was waited for (the batch process, pool
+        # or Dask workers): steadier than the wall clock on a shared machine
+        "cpu_s": doc["cpu_s"],
     }
 
 

@@ -107,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result["runs"].append(r)
             print(f"{engine}: {r['seconds']:.0f} s", flush=True)
             shutil.rmtree(store)
-        rows = [[f"{r['engine']}, {r['workers']} workers", r["hands"], r["seconds"], r["hands_per_s"],
+        rows = [[f"{r['engine']}, {r['workers']} workers", r["hands"], r["seconds"], r["hands_per_s"], r["cpu_s"],
+                 r["hands"] / r["cpu_s"] if r["cpu_s"] else 0.0,
                  r["peak_rss_max_mib"], r["peak_rss_sum_mib"], r["store_mib"]] for r in result["runs"]]  # fmt: skip
         print()
         print(
@@ -117,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "hands",
                     "s",
                     "hands/s",
+                    "CPU s",
+                    "hands/CPU s",
                     "RSS max MiB",
                     "RSS sum MiB",
                     "store MiB",

@@ -30,6 +30,7 @@ by the current user are ignored (POSIX).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
@@ -62,22 +63,30 @@ def cache_dir() -> Path | None:
 
 @cache
 def _code_fingerprint() -> bytes:
-    """The versions, parsimonious's source and the modules of :mod:`auditor.formats` (what
-    derives the cached values and what they are pickled as)."""
-    import parsimonious
+    """The versions, the sources of parsimonious and of its ``regex`` engine, and the modules of
+    :mod:`auditor.formats` (what derives the cached values and what they are pickled as).
 
+    Found without importing them (``importlib.util.find_spec``): a cache hit then never imports
+    ``parsimonious.grammar`` (see :mod:`auditor.formats.parsimonious_light`)."""
     from auditor import __version__
 
     h = hashlib.sha256()
-    regex = sys.modules.get("regex")  # parsimonious's regex engine, imported with it
-    regex_version = str(getattr(regex, "__version__", "-"))
-    h.update(f"{LAYOUT}|{__version__}|{regex_version}|".encode())
+    h.update(f"{LAYOUT}|{__version__}|".encode())
     h.update(sys.version.encode())
     # parsimonious states no version at run time: its own source is the key (what pickled
-    # expressions are made of), then the modules here
-    for d in (Path(parsimonious.__file__).parent, Path(__file__).resolve().parent):
+    # expressions are made of); regex's (its version is in its _main.py) and the names of its
+    # compiled modules; then the modules here
+    dirs: list[Path] = []
+    for lib in ("parsimonious", "regex"):
+        spec = importlib.util.find_spec(lib)
+        for loc in (spec.submodule_search_locations or []) if spec is not None else []:
+            dirs.append(Path(loc))
+        h.update(f"|{lib}:{len(dirs)}|".encode())
+    for d in (*dirs, Path(__file__).resolve().parent):
         for p in sorted(d.glob("*.py")):
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        for p in sorted(d.glob("*.so")) + sorted(d.glob("*.pyd")):
+            h.update(p.name.encode() + b"\0" + str(p.stat().st_size).encode() + b"\0")
     return h.digest()
 
 
