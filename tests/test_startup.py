@@ -176,6 +176,47 @@ def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
         assert "IMPORTED []" in out
 
 
+def test_a_warm_cache_loads_no_parsimonious_grammar(tmp_path: Path) -> None:
+    """A grammar from the cache is made of ``parsimonious.expressions`` objects: parsimonious's own
+    rule grammar (built when ``parsimonious.grammar`` is imported) is not needed; the package's API
+    still answers when asked for (its ``__init__`` then runs)."""
+    code = (
+        "import sys\n"
+        "from auditor.cli import main\n"
+        "try:\n"
+        f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('GRAMMAR', 'parsimonious.grammar' in sys.modules)\n"
+        "import parsimonious\n"
+        "from parsimonious import Grammar, ParseError\n"
+        "from parsimonious.grammar import Grammar as G2\n"
+        "assert Grammar is G2 and parsimonious.Grammar is G2 and issubclass(ParseError, Exception)\n"
+        "print('PARSES', bool(Grammar('a = ~r\"x+\"').parse('xx')))\n"
+    )
+    run_py(code, tmp_path)  # cold: compiles (and imports parsimonious.grammar)
+    out = run_py(code, tmp_path)
+    assert "B001" in out
+    assert "GRAMMAR False" in out and "PARSES True" in out
+
+
+def test_parsimonious_light_defers_only_the_package_init() -> None:
+    code = (
+        "import sys\n"
+        "from auditor.formats import parsimonious_light as L\n"
+        "assert L.is_deferred()  # installed by importing auditor.formats\n"
+        "L.install()  # again: nothing changes\n"
+        "import parsimonious.expressions\n"
+        "assert L.is_deferred() and 'parsimonious.grammar' not in sys.modules\n"
+        "import parsimonious\n"
+        "assert parsimonious.ParseError is parsimonious.exceptions.ParseError\n"
+        "assert not L.is_deferred() and 'parsimonious.grammar' in sys.modules\n"
+        "print('OK')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "OK"
+
+
 def test_cross_hand_stage_waits_for_a_second_hand() -> None:
     from auditor.audit import AuditRun
     from auditor.continuity import Collect

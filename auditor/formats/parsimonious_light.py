@@ -41,7 +41,7 @@ def install() -> None:
         loader = spec.loader
         state = {"done": False}
 
-        def __getattr__(name: str) -> Any:  # noqa: N807  # the module-level hook (PEP 562)
+        def __getattr__(name: str) -> Any:  # the module-level hook (PEP 562)
             with _lock:
                 if not state["done"]:
                     state["done"] = True
