@@ -34,7 +34,6 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -124,6 +123,8 @@ def _load(path: Path, key: str, expect: type) -> object | None:
 def _store(path: Path, key: str, value: object) -> None:
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # only when writing (a cache hit does not import it)
+
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as f:

@@ -38,7 +38,6 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -53,9 +52,11 @@ if TYPE_CHECKING:
 
 def grammar_dir() -> Path:
     """Where the bundled grammars and format cards are: inside the installed package, or the checkout."""
-    packaged = resources.files("auditor") / "grammars"
+    # the package's own directory, as importlib.resources.files("auditor") gives it for a package on
+    # disk (without importing importlib.resources, zipfile, tempfile...: start-up, issue 16)
+    packaged = Path(__file__).resolve().parent.parent / "grammars"
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     return Path(__file__).resolve().parent.parent.parent / "grammars"
 
 
