@@ -24,7 +24,6 @@ from auditor.output.safe import visible
 from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
-
 #: Commands whose parsers live in other modules (imported only when one of them, or help, is asked for).
 _ELSEWHERE = ("batch", "report", "serve", "convert", "anonymise")
 
