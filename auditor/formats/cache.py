@@ -173,3 +173,15 @@ def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[],
     in :mod:`auditor.formats` modules, which the code fingerprint covers)."""
     key = key_of("patterns", [*cards, *grammars], "|".join(str(p.parent) for p in cards))
     return load_or_build("patterns", key, dict, build)
+
+
+def format_cards(directories: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:
+    """The registry's loaded format cards (:class:`~auditor.formats.registry.Format` by name: the
+    TOML read, the export facts and house profiles built), keyed by every card's bytes, the
+    directories in order, the ``.peg`` files each holds (a card's grammar chain is resolved by
+    looking for them) and :mod:`auditor.profiles` (what a card's ``[profile]`` becomes)."""
+    cards = [p for d in directories for p in sorted(d.glob("*.toml"))]
+    pegs = [f"{d}:{','.join(sorted(p.name for p in d.glob('*.peg')))}" for d in directories]
+    profiles = Path(__file__).resolve().parent.parent / "profiles.py"
+    key = key_of("cards", [*cards, profiles], "|".join(str(p.parent) for p in cards) + "|" + "|".join(pegs))
+    return load_or_build("cards", key, dict, build)
