@@ -66,15 +66,58 @@ def _init_worker() -> None:
     parent = os.environ.get("HHAUDIT_BATCH_PARENT")
     if parent and os.getppid() != int(parent):  # the batch died before prctl took effect
         os._exit(1)
+    _warm()
 
 
-def run_pool(tasks: Iterable[FileTask], workers: int) -> Results:
-    """Audit the files in a pool of ``workers`` processes, at most two tasks per worker in flight."""
+def _warm() -> None:
+    """What every file needs, loaded while the batch process still prepares the run (issue 16: the
+    workers' start-up overlaps the parent's instead of following it): the per-file step's modules,
+    the format cards and the hand-header detector (from the disk cache)."""
+    try:
+        from auditor.formats import REGISTRY
+
+        _ = REGISTRY.detector, REGISTRY.preamble, REGISTRY.separator_line
+    except Exception:  # only a head start: the file's own task meets (and reports) it
+        pass
+
+
+def _nothing() -> None:
+    """A task that only makes the pool start a worker process."""
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
     ctx = multiprocessing.get_context("spawn")
     os.environ["HHAUDIT_BATCH_PARENT"] = str(os.getpid())
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+
+
+class Pool:
+    """The process-pool engine, its processes started (and warmed up, :func:`_warm`) as soon as it
+    is made, so that they start while the batch process takes the lock, reads the manifest and
+    lists the files; :meth:`close` stops them when the run does not start."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = _new_pool(workers)
+        for _ in range(workers):  # one submit per process: the pool starts them all now
+            self.pool.submit(_nothing)
+
+    def __call__(self, tasks: Iterable[FileTask]) -> Results:
+        pool, self.pool = self.pool, None
+        return run_pool(tasks, self.workers, pool)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
+def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor | None = None) -> Results:
+    """Audit the files in a pool of ``workers`` processes (``pool``, or a new one), at most two
+    tasks per worker in flight."""
     it = iter(tasks)
     limit = 2 * workers
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+    pool = pool if pool is not None else _new_pool(workers)
     pending: dict[Future[FileResult], FileTask] = {}
     try:
         while True:
@@ -102,7 +145,7 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Results:
                     yield _failed(task, "a worker process died while this file was being audited")
                 pending.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+                pool = _new_pool(workers)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -171,4 +214,4 @@ def engine(name: str, workers: int, scheduler: str | None) -> Runner:
         raise EngineError(f"unknown engine {name!r} (local or dask)")
     if workers <= 1:
         return run_serial
-    return lambda tasks: run_pool(tasks, workers)
+    return Pool(workers)

@@ -251,6 +251,7 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
         print(f"hhaudit: {e}", file=err)
         return 2
     store = os.path.abspath(opts.store)
+    runner: Runner | None = None
     try:
         runner = engine(opts.engine, opts.workers, opts.scheduler)
         os.makedirs(store, exist_ok=True)
@@ -259,6 +260,10 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
     except (S.StoreBusy, EngineError, OSError, pl.exceptions.PolarsError) as e:
         print(f"hhaudit: {e}", file=err)
         return 2
+    finally:
+        close = getattr(runner, "close", None)  # a pool started early and never used (the store was busy)
+        if close is not None:
+            close()
 
 
 def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO) -> int:
