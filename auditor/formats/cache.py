@@ -2,11 +2,15 @@
 
 Compiling a format's grammar chain (composing the ``.peg`` files, then parsimonious compiling ~80
 regexes) and deriving every format's hand-header pattern (composing every grammar, importing every
-document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``.  Both
-are pure functions of files: the grammar and card files, the modules of :mod:`auditor.formats` that
-define what is derived and how it is stored, parsimonious's own source, and the versions of hhaudit,
-``regex`` and Python.  So the results are pickled in a user cache directory, keyed by a SHA-256 of all of
-those, and reused while the key is the same.
+document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``; reading
+the ~40 format cards (TOML, export facts, house profiles) cost ~10 ms more.  All are pure functions
+of files: the grammar and card files, the modules of :mod:`auditor.formats` that define what is
+derived and how it is stored (and :mod:`auditor.profiles` for the cards), the sources of parsimonious
+and ``regex``, and the versions of hhaudit and Python.  So the results are pickled in a user cache
+directory, keyed by a SHA-256 of all of those, and reused while the key is the same.  The libraries'
+sources are found without importing them: a cached grammar is made of ``parsimonious.expressions``
+objects, and loading it never imports ``parsimonious.grammar`` (see
+:mod:`auditor.formats.parsimonious_light`).
 
 Never a wrong grammar:
 
