@@ -27,15 +27,16 @@ import sys
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from auditor.batch.work import FileResult, FileTask, audit_file
+if TYPE_CHECKING:  # the per-file step imports polars: imported when a file is audited, not with the engines
+    from auditor.batch.work import FileResult, FileTask
 
 #: How long the Dask client waits for the scheduler before the run fails.
 CONNECT_TIMEOUT = "30s"
 
 
-Results = Generator[FileResult, None, None]
+Results = Generator["FileResult", None, None]
 
 
 class EngineError(RuntimeError):
@@ -43,11 +44,15 @@ class EngineError(RuntimeError):
 
 
 def _failed(task: FileTask, message: str) -> FileResult:
+    from auditor.batch.work import FileResult
+
     return FileResult(task.path, task.key, "error", error=message)
 
 
 def run_serial(tasks: Iterable[FileTask]) -> Results:
     """Audit the files one after the other in this process."""
+    from auditor.batch.work import audit_file
+
     for task in tasks:
         yield audit_file(task)
 
@@ -74,6 +79,7 @@ def _warm() -> None:
     workers' start-up overlaps the parent's instead of following it): the per-file step's modules,
     the format cards and the hand-header detector (from the disk cache)."""
     try:
+        import auditor.batch.work  # noqa: F401  # polars, the store, the audit step
         from auditor.formats import REGISTRY
 
         _ = REGISTRY.detector, REGISTRY.preamble, REGISTRY.separator_line
@@ -115,6 +121,8 @@ class Pool:
 def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor | None = None) -> Results:
     """Audit the files in a pool of ``workers`` processes (``pool``, or a new one), at most two
     tasks per worker in flight."""
+    from auditor.batch.work import audit_file
+
     it = iter(tasks)
     limit = 2 * workers
     pool = pool if pool is not None else _new_pool(workers)
@@ -168,6 +176,8 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Res
         if cluster is not None:
             cluster.close()
         raise EngineError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
+    from auditor.batch.work import audit_file
+
     try:
         threads = sum(client.nthreads().values()) or 1
         limit = 2 * threads
@@ -200,7 +210,7 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Res
             cluster.close()
 
 
-Runner = Callable[[Iterable[FileTask]], Results]
+Runner = Callable[[Iterable["FileTask"]], Results]
 
 
 def engine(name: str, workers: int, scheduler: str | None) -> Runner:
