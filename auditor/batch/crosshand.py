@@ -229,24 +229,35 @@ def dask_runner(client: Any) -> Callable[[list[Part]], list[pl.DataFrame]]:
     return run
 
 
-def _rows(store: str, night: str, df: pl.DataFrame) -> list[dict[str, Any]]:
-    """Store ``findings`` rows for the continuity rows ``df`` (located through the night's hands)."""
-    from auditor.batch.work import finding_row
-
+def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
+    """The continuity rows ``df`` with the store location of their hand (located through the
+    night's hands), once each, in path and line order."""
     if df.is_empty():
-        return []
+        return df
     loc = (
         _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no").collect()
     )  # fmt: skip
     df = df.join(loc, on=["site", "hand_id", "path"], how="inner").unique(["code", "path", "line", "player", "reason"])
-    df = df.sort(["path", "line", "code", "player"], nulls_last=True)
+    return df.sort(["path", "line", "code", "player"], nulls_last=True)
+
+
+def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
+    """Store ``findings`` rows for located continuity rows (:func:`_located`)."""
+    from auditor.batch.work import finding_row
+
     out = []
-    for f, r in zip(C.to_findings(df), df.iter_rows(named=True), strict=True):
-        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
-        row["table"] = r["table"]
+    loc_cols = df.select("file_key", "audit_id", "hand_no", "table")
+    for f, (key, aid, hand_no, table) in zip(C.to_findings(df), loc_cols.iter_rows(), strict=True):
+        row = finding_row(f, key, aid, hand_no, None)
+        row["table"] = table
         out.append(row)
     return out
+
+
+#: Findings turned into store rows at once by :func:`run_night` (issue 16: rows as dictionaries
+#: cost ~2 KiB each, a frame ~0.2 KiB: a night with a finding on every hand stays bounded).
+ROWS_PER_FRAME = 20_000
 
 
 #: Hands of a night checked at once (issue 16): ``check`` needs ~6 KiB a hand while it runs, so a
@@ -268,17 +279,20 @@ def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> 
 
 def run_night(store: str, night: str) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = check_night(store, night)
-    rows = _rows(store, night, cont)
+    cont = _located(store, night, check_night(store, night))
+    frames = [S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS) for i in range(0, cont.height, ROWS_PER_FRAME)]
     from auditor.batch.work import finding_row
 
+    rows = []
     for f, r in _dup_findings(duplicates(store, night)):
         row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
         row["table"] = r["table"]
         rows.append(row)
+    frames.append(S.frame(rows, S.FINDINGS))
+    out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
-    S.write_atomic(S.frame(rows, S.FINDINGS), path)
-    return Counter(r["code"] for r in rows)
+    S.write_atomic(out, path)
+    return Counter(dict(out.group_by("code").len().iter_rows()))
 
 
 def worst(by_code: Counter[str]) -> int:
