@@ -232,3 +232,38 @@ def test_cross_hand_stage_waits_for_a_second_hand() -> None:
         assert lazy.findings() == real.findings()
         if n <= 1:
             assert lazy.inner is None and lazy.findings() == []
+
+
+def test_format_cards_cached_equal_loaded(cache_dir: Path) -> None:
+    loaded = Registry()._load_cards()
+    assert Registry().formats == loaded  # cold: loaded and written
+    (path,) = files(cache_dir, "cards")
+    assert Registry().formats == loaded  # warm
+    path.write_bytes(b"\x80\x05garbage")
+    assert Registry().formats == loaded  # rebuilt
+
+
+def test_a_new_card_or_grammar_file_gets_another_cards_key(tmp_path: Path, cache_dir: Path) -> None:
+    src = tmp_path / "grammars"
+    shutil.copytree(grammar_dir(), src)
+    before = Registry([src]).formats
+    card = src / "pokerstars.toml"
+    card.write_text(card.read_text("utf-8").replace('title = "', 'title = "Edited ', 1), "utf-8")
+    after = Registry([src]).formats
+    assert after["pokerstars"].title.startswith("Edited ") and not before["pokerstars"].title.startswith("Edited ")
+    assert len(files(cache_dir, "cards")) == 2
+
+
+def test_the_command_s_own_parser_reads_its_arguments_as_the_whole_parser() -> None:
+    from auditor.cli import _parser
+
+    for argv in (
+        ["audit", "a.txt", "--format", "json", "--select", "B", "-o", "out.json"],
+        ["parse", "a.txt", "--to", "jsonl", "--out", "d"],
+        ["explain", "a.txt", "--hand", "123"],
+        ["rules", "B001"],
+        ["profiles"],
+        ["config", "--isolated"],
+        ["formats", "pokerstars"],
+    ):
+        assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv)), argv
