@@ -24,8 +24,14 @@ from auditor.output.safe import visible
 from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
+#: Commands whose parsers live in other modules (imported only when one of them, or help, is asked for).
+_ELSEWHERE = ("batch", "report", "serve", "convert", "anonymise")
 
-def _parser() -> argparse.ArgumentParser:
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line's parser; with ``command`` (the first argument, when it is a command
+    of this module) the other modules' commands are left out: the parse of that command's
+    arguments is the same, and their modules are not imported (start-up, issue 16)."""
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -68,16 +74,17 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
     x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
-    from auditor.batch import cli as batch_cli
+    if command is None or command in _ELSEWHERE:
+        from auditor.batch import cli as batch_cli
 
-    batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
-    from auditor.serve import cli as serve_cli
+        batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+        from auditor.serve import cli as serve_cli
 
-    serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+        serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
 
-    from auditor.convert import cli as convert_cli
+        from auditor.convert import cli as convert_cli
 
-    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
+        convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
 
     r = sub.add_parser(
         "rules",
@@ -431,8 +438,11 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    first = given[0] if given else None
+    ours = first in ("audit", "parse", "explain", "rules", "profiles", "config", "formats")
+    args = _parser(first if ours else None).parse_args(given)
+    args.argv = given
     try:
         if args.command == "audit":
             return cmd_audit(args)

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +76,8 @@ class Settings:
 
 def _table(path: Path) -> dict[str, Any] | None:
     """The hhaudit settings of ``path``: None when it is a pyproject.toml without [tool.hhaudit]."""
+    import tomllib  # only when a file is found (start-up, issue 16)
+
     try:
         with open(path, "rb") as f:
             doc = tomllib.load(f)

@@ -234,6 +234,27 @@ def fit_rows(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> list
     return rows
 
 
+def fit_column(values: list[Any], dt: pl.DataType) -> list[Any]:
+    """:func:`fit_rows` for one column (``values`` of a column of type ``dt``): the same values,
+    out-of-range integers made null; ``values`` itself when nothing needs to change."""
+    if type(dt) in _BITS:
+        bits = _BITS[type(dt)]
+        if all(_fits(v, bits) for v in values):
+            return values
+        return [v if v is None or _fits(v, bits) else None for v in values]
+    if isinstance(dt, pl.List) and type(dt.inner) in _BITS:
+        bits = _BITS[type(dt.inner)]
+        return [v if v is None or all(_fits(x, bits) for x in v) else [x if _fits(x, bits) else None for x in v]
+                for v in values]  # fmt: skip
+    if dt == _POT:
+        return [
+            v if v is None or all(_fits(x.get("amount"), 63) for x in v)
+            else [{**x, "amount": x.get("amount") if _fits(x.get("amount"), 63) else None} for x in v]
+            for v in values
+        ]  # fmt: skip
+    return values
+
+
 def frames(hands: Iterable[M.Hand], start: int = 0) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The three tables for ``hands`` (numbered from ``start``)."""
     hr: list[dict[str, Any]] = []

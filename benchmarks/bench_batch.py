@@ -65,8 +65,26 @@ def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_i
     return written
 
 
-def _tree_rss(root: int) -> int:
-    """Sum of the resident sets (bytes) of ``root`` and its descendants, from /proc."""
+def _role(pid: int, root: int) -> str:
+    """What a process of the run is, from its command line: the batch process, a pool worker, a Dask
+    worker (or its nanny), the Dask scheduler."""
+    if pid == root:
+        return "batch"
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return "?"
+    if "resource_tracker" in cmd:
+        return "resource tracker"
+    if "spawn_main" in cmd or "forkserver" in cmd:
+        return "worker"
+    return cmd[:60]
+
+
+def _tree_rss(root: int, peaks: dict[int, tuple[str, int]] | None = None) -> int:
+    """Sum of the resident sets (bytes) of ``root`` and its descendants, from /proc; with ``peaks``,
+    each process's largest resident set so far (by pid, with its role)."""
     parent: dict[int, int] = {}
     rss: dict[int, int] = {}
     page = os.sysconf("SC_PAGE_SIZE")
@@ -88,6 +106,13 @@ def _tree_rss(root: int) -> int:
             if pp in tree and pid not in tree:
                 tree.add(pid)
                 changed = True
+    if peaks is not None:
+        for p in tree:
+            r = rss.get(p, 0)
+            if p not in peaks:
+                peaks[p] = (_role(p, root), r)
+            elif r > peaks[p][1]:
+                peaks[p] = (peaks[p][0], r)
     return sum(rss.get(p, 0) for p in tree)
 
 
@@ -96,7 +121,8 @@ import json, resource, subprocess, sys
 p = subprocess.Popen(sys.argv[1:])
 print(p.pid, flush=True)
 code = p.wait()
-print(json.dumps({"exit": code, "maxrss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), flush=True)
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"exit": code, "maxrss_kib": ru.ru_maxrss, "cpu_s": ru.ru_utime + ru.ru_stime}), flush=True)
 """
 
 
@@ -122,12 +148,13 @@ def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -
     assert w.stdout is not None
     child = int(w.stdout.readline())
     peak_sum = 0
+    peaks: dict[int, tuple[str, int]] = {}
     stop = threading.Event()
 
     def sample() -> None:
         nonlocal peak_sum
         while not stop.is_set():
-            peak_sum = max(peak_sum, _tree_rss(child))
+            peak_sum = max(peak_sum, _tree_rss(child, peaks))
             stop.wait(0.2)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -142,6 +169,14 @@ def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -
         "exit": doc["exit"],
         "peak_rss_max_mib": doc["maxrss_kib"] / 1024,
         "peak_rss_sum_mib": peak_sum / 2**20,
+        # user + system CPU of every process of the run that was waited for (the batch process, pool
+        # or Dask workers): steadier than the wall clock on a shared machine
+        "cpu_s": doc["cpu_s"],
+        # each process's peak (sampled), largest first: the batch process, each worker (Dask: each
+        # worker, its nanny, the scheduler runs in the batch process)
+        "peak_rss_by_process_mib": sorted(
+            ([role, r / 2**20] for role, r in peaks.values() if r > 0), key=lambda x: -float(x[1])
+        ),
     }
 
 
@@ -238,21 +273,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             nbytes = generate(src, args.speed, args.hands_per_file, texts)
             counts = [int(x) for x in args.workers.split(",")]
             best: dict[int, dict[str, Any]] = {}
+            controls: list[dict[str, float]] = []
             for rep in range(args.repeat):  # alternate the worker counts: a slow spell hits both
                 for w in counts:
                     store = root / f"store-speed-{w}-{rep}"
                     r = measure(src, store, w, args.speed)
                     r["input_mib"] = nbytes / 2**20
                     result["speed"].append(r)
+                    print(f"  {w} worker(s): {r['seconds']:.1f} s, CPU {r['cpu_s']:.1f} s", flush=True)
                     if w not in best or r["seconds"] < best[w]["seconds"]:
                         best[w] = r
                     shutil.rmtree(store)
+                if len(counts) >= 2:  # the machine's own 2-process gain, measured between the runs
+                    controls.append(machine_scaling())
+                    print(f"  control: {controls[-1]['ratio']:.2f}", flush=True)
             rows = [
                 [
                     f"{w} worker(s)",
                     r["hands"],
                     r["seconds"],
                     r["hands_per_s"],
+                    r["cpu_s"],
+                    r["hands"] / r["cpu_s"] if r["cpu_s"] else 0.0,
                     r["peak_rss_max_mib"],
                     r["peak_rss_sum_mib"],
                 ]
@@ -261,16 +303,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             print()
             print(
                 common.format_table(
-                    [f"run (best of {args.repeat})", "hands", "s", "hands/s", "RSS max MiB", "RSS sum MiB"], rows
+                    [f"run (best of {args.repeat})", "hands", "s", "hands/s", "CPU s", "hands/CPU s", "RSS max MiB",
+                     "RSS sum MiB"],
+                    rows,
                 )
-            )
+            )  # fmt: skip
             if len(counts) >= 2:
                 ratio = best[counts[1]]["hands_per_s"] / best[counts[0]]["hands_per_s"]
                 result["ratio"] = ratio
-                ctl = result["machine_scaling"] = machine_scaling()
+                # the control of the same moments: best 1-process and best 2-process loop times
+                one = min(c["one_s"] for c in controls)
+                two = min(c["two_s"] for c in controls)
+                ctl = result["machine_scaling"] = {"one_s": one, "two_s": two, "ratio": 2 * one / two,
+                                                   "runs": controls}  # fmt: skip
                 print(
                     f"ratio {counts[1]} / {counts[0]} workers: {ratio:.2f} (a pure-Python loop in 2 processes "
-                    f"against 1 on this machine: {ctl['ratio']:.2f})"
+                    f"against 1 on this machine, best of {len(controls)} measured between the runs: "
+                    f"{ctl['ratio']:.2f}; ratio / control {ratio / ctl['ratio']:.2f})"
                 )
             shutil.rmtree(src)
         rows = []

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 distributed.Client(cluster) as client,
             ):  # fmt: skip
                 t0 = time.perf_counter()
-                remote = X.check_partitioned(df, args.partitions, X.dask_runner(client))
+                remote = X.check_partitioned(flat_hands, args.partitions, X.dask_runner(client), seats=flat_seats)
                 dsec = time.perf_counter() - t0
             same = _canon(remote).equals(_canon(whole))
             out.update(dask_workers=args.dask_workers, dask_seconds=dsec, dask_same_result=same)

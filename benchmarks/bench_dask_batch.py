@@ -107,7 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result["runs"].append(r)
             print(f"{engine}: {r['seconds']:.0f} s", flush=True)
             shutil.rmtree(store)
-        rows = [[f"{r['engine']}, {r['workers']} workers", r["hands"], r["seconds"], r["hands_per_s"],
+        rows = [[f"{r['engine']}, {r['workers']} workers", r["hands"], r["seconds"], r["hands_per_s"], r["cpu_s"],
+                 r["hands"] / r["cpu_s"] if r["cpu_s"] else 0.0,
                  r["peak_rss_max_mib"], r["peak_rss_sum_mib"], r["store_mib"]] for r in result["runs"]]  # fmt: skip
         print()
         print(
@@ -117,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "hands",
                     "s",
                     "hands/s",
+                    "CPU s",
+                    "hands/CPU s",
                     "RSS max MiB",
                     "RSS sum MiB",
                     "store MiB",
@@ -129,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["extrapolated"] = {"hands": args.extrapolate, "seconds": est}
         print(f"\n{args.extrapolate:,} hands at {dask['hands_per_s']:,.0f} hands/s: {est / 3600:.1f} h "
               f"({nbytes / args.hands * args.extrapolate / 2**30:,.1f} GiB of input)")  # fmt: skip
+        for r in result["runs"]:
+            top = ", ".join(f"{role} {mib:,.0f}" for role, mib in r["peak_rss_by_process_mib"][:6])
+            print(f"peak RSS by process, {r['engine']} (MiB, sampled): {top}")
         if args.local:
             ratio = dask["hands_per_s"] / result["runs"][1]["hands_per_s"]
             result["dask_over_local"] = ratio

@@ -16,6 +16,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from auditor import continuity as C
 from auditor.batch import store as S
 from auditor.batch.runner import Options, run_batch
@@ -122,3 +124,22 @@ def test_batch_does_not_chain_single_hand_files_across_nights(tmp_path: Path) ->
 
 def test_columns_hold_the_new_fact() -> None:
     assert C.COLUMNS["keeps_button"] == C.pl.Boolean()
+
+
+def test_batch_cross_hand_rows_built_in_chunks_are_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The night's cross-hand findings become store rows a chunk at a time (bounded memory): the
+    written findings do not depend on the chunk size."""
+    from auditor.batch import crosshand as X
+
+    hands = _hands("T002")
+    src = tmp_path / "src"
+    src.mkdir()
+    files = _write(src, [hands[:1], hands[1:2], hands[2:3], hands[3:]])  # single-hand files: T001 each
+    got = []
+    for size in (X.ROWS_PER_FRAME, 1, 2):
+        monkeypatch.setattr(X, "ROWS_PER_FRAME", size)
+        store = tmp_path / f"store-{size}"
+        _batch(store, files[0].parent, "2026-11-01")
+        got.append(S.scan(str(store), "crosshand").collect().drop("file_key", "audit_id"))
+    assert got[0].height >= 2
+    assert got[1].equals(got[0]) and got[2].equals(got[0])

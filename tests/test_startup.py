@@ -176,6 +176,47 @@ def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
         assert "IMPORTED []" in out
 
 
+def test_a_warm_cache_loads_no_parsimonious_grammar(tmp_path: Path) -> None:
+    """A grammar from the cache is made of ``parsimonious.expressions`` objects: parsimonious's own
+    rule grammar (built when ``parsimonious.grammar`` is imported) is not needed; the package's API
+    still answers when asked for (its ``__init__`` then runs)."""
+    code = (
+        "import sys\n"
+        "from auditor.cli import main\n"
+        "try:\n"
+        f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('GRAMMAR', 'parsimonious.grammar' in sys.modules)\n"
+        "import parsimonious\n"
+        "from parsimonious import Grammar, ParseError\n"
+        "from parsimonious.grammar import Grammar as G2\n"
+        "assert Grammar is G2 and parsimonious.Grammar is G2 and issubclass(ParseError, Exception)\n"
+        "print('PARSES', bool(Grammar('a = ~r\"x+\"').parse('xx')))\n"
+    )
+    run_py(code, tmp_path)  # cold: compiles (and imports parsimonious.grammar)
+    out = run_py(code, tmp_path)
+    assert "B001" in out
+    assert "GRAMMAR False" in out and "PARSES True" in out
+
+
+def test_parsimonious_light_defers_only_the_package_init() -> None:
+    code = (
+        "import sys\n"
+        "from auditor.formats import parsimonious_light as L\n"
+        "assert L.is_deferred()  # installed by importing auditor.formats\n"
+        "L.install()  # again: nothing changes\n"
+        "import parsimonious.expressions\n"
+        "assert L.is_deferred() and 'parsimonious.grammar' not in sys.modules\n"
+        "import parsimonious\n"
+        "assert parsimonious.ParseError is parsimonious.exceptions.ParseError\n"
+        "assert not L.is_deferred() and 'parsimonious.grammar' in sys.modules\n"
+        "print('OK')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "OK"
+
+
 def test_cross_hand_stage_waits_for_a_second_hand() -> None:
     from auditor.audit import AuditRun
     from auditor.continuity import Collect
@@ -191,3 +232,38 @@ def test_cross_hand_stage_waits_for_a_second_hand() -> None:
         assert lazy.findings() == real.findings()
         if n <= 1:
             assert lazy.inner is None and lazy.findings() == []
+
+
+def test_format_cards_cached_equal_loaded(cache_dir: Path) -> None:
+    loaded = Registry()._load_cards()
+    assert Registry().formats == loaded  # cold: loaded and written
+    (path,) = files(cache_dir, "cards")
+    assert Registry().formats == loaded  # warm
+    path.write_bytes(b"\x80\x05garbage")
+    assert Registry().formats == loaded  # rebuilt
+
+
+def test_a_new_card_or_grammar_file_gets_another_cards_key(tmp_path: Path, cache_dir: Path) -> None:
+    src = tmp_path / "grammars"
+    shutil.copytree(grammar_dir(), src)
+    before = Registry([src]).formats
+    card = src / "pokerstars.toml"
+    card.write_text(card.read_text("utf-8").replace('title = "', 'title = "Edited ', 1), "utf-8")
+    after = Registry([src]).formats
+    assert after["pokerstars"].title.startswith("Edited ") and not before["pokerstars"].title.startswith("Edited ")
+    assert len(files(cache_dir, "cards")) == 2
+
+
+def test_the_command_s_own_parser_reads_its_arguments_as_the_whole_parser() -> None:
+    from auditor.cli import _parser
+
+    for argv in (
+        ["audit", "a.txt", "--format", "json", "--select", "B", "-o", "out.json"],
+        ["parse", "a.txt", "--to", "jsonl", "--out", "d"],
+        ["explain", "a.txt", "--hand", "123"],
+        ["rules", "B001"],
+        ["profiles"],
+        ["config", "--isolated"],
+        ["formats", "pokerstars"],
+    ):
+        assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv)), argv

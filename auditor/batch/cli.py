@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor.batch import DEFAULT_BATCH_SIZE
 from auditor.findings import Severity
+
+if TYPE_CHECKING:
+    from auditor.batch.engines import Runner
 
 COMMANDS = ("batch", "report")
 
@@ -79,6 +82,20 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    early = None
+    if args.engine == "local" and args.workers > 1:
+        # the pool's processes start now, while this process imports polars and reads the store
+        from auditor.batch.engines import Pool
+
+        early = Pool(args.workers)
+    try:
+        return _cmd_batch(args, early)
+    finally:
+        if early is not None:
+            early.close()  # when the run did not use it (a usage error, a busy store)
+
+
+def _cmd_batch(args: argparse.Namespace, early: Runner | None) -> int:
     from auditor.batch.runner import Options, run_batch
 
     try:
@@ -99,7 +116,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         progress="none" if args.quiet else args.progress,
         log_interval=args.log_interval,
     )
-    return run_batch(opts)
+    return run_batch(opts, runner=early)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -147,58 +147,117 @@ def _dup_findings(df: pl.DataFrame) -> list[tuple[Finding, dict[str, Any]]]:
     return out
 
 
-def _check_frame(df: pl.DataFrame) -> pl.DataFrame:
-    return C.check(df.lazy()).collect()
+#: One partition as shipped to a worker: its hands (the flat form, :data:`auditor.continuity.FLAT`)
+#: and their seats (:data:`auditor.continuity.SEAT_FIELDS`, each hand's ``n_seats`` rows in order).
+Part = tuple[pl.DataFrame, pl.DataFrame]
 
 
-def check_partitioned(
-    hands: pl.DataFrame, parts: int, run: Callable[[list[pl.DataFrame]], list[pl.DataFrame]] | None = None
-) -> pl.DataFrame:
-    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table (the tables of
-    one tournament in one partition).
+def _check_frame(part: Part) -> pl.DataFrame:
+    hands, seats = part
+    return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
-    ``run`` maps the partition frames to result frames (default: one after the other, in process;
-    :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
-    """
-    # by table, and a tournament's tables together (its blind schedule is checked across them: T007)
-    h = hands.select(list(C.INPUT)).with_columns(_p=(C.partition_key().hash(seed=7) % parts).cast(pl.Int64))
-    frames = [h.filter(pl.col("_p") == i).drop("_p") for i in range(parts)]
-    results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
+
+def flatten(hands: pl.DataFrame) -> Part:
+    """Hands with nested ``seats`` (:data:`auditor.continuity.INPUT`) in the flat form: the hands
+    with ``n_seats`` (null where ``seats`` is null) and one row per seat."""
+    sf = C.flat_seats(hands).drop("_in")
+    n = pl.col("seats").list.len().cast(pl.Int32).alias(C.N_SEATS)
+    return hands.with_columns(n).drop("seats"), sf
+
+
+def split_flat(hands: pl.DataFrame, seats: pl.DataFrame, parts: int) -> list[Part]:
+    """The flat ``hands`` and ``seats`` in ``parts`` partitions by table (a tournament's tables in
+    one: :func:`auditor.continuity.partition_key`), each hand with its seats, in their order.
+    Partitions without a hand are left out."""
+    p = hands.select((C.partition_key().hash(seed=7) % parts).cast(pl.Int64)).to_series()
+    n = hands[C.N_SEATS].fill_null(0)
+    seat_p = p.gather(pl.int_range(hands.height, eager=True).repeat_by(n).explode().drop_nulls())
+    out = []
+    for i in range(parts):
+        hi = p == i
+        if hi.any():
+            out.append((hands.filter(hi), seats.filter(seat_p == i)))
+    return out
+
+
+def _merge(results: list[pl.DataFrame]) -> pl.DataFrame:
     cols = list(C.FINDINGS)
+    if not results:  # no hand
+        results = [_check_frame((pl.DataFrame(schema=C.FLAT), pl.DataFrame(schema=C.SEAT_FIELDS)))]
     return pl.concat([r.select(cols) for r in results], how="vertical_relaxed").sort(
         ["path", "line", "code", "player", "hand_id"], nulls_last=True
     )
 
 
-def dask_runner(client: Any) -> Callable[[list[pl.DataFrame]], list[pl.DataFrame]]:
-    """A ``run`` for :func:`check_partitioned` that checks each partition as a task on ``client``
-    (a ``dask.distributed.Client``)."""
+def check_partitioned(
+    hands: pl.DataFrame,
+    parts: int,
+    run: Callable[[list[Part]], list[pl.DataFrame]] | None = None,
+    seats: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table (the tables of
+    one tournament in one partition).
 
-    def run(frames: list[pl.DataFrame]) -> list[pl.DataFrame]:
-        futures = client.map(_check_frame, frames, pure=False)
+    ``hands`` with nested ``seats`` (:data:`auditor.continuity.INPUT`), or with ``seats`` the flat
+    form (the store's layout 2: hands with ``n_seats``, and their seat rows); either way each
+    partition is shipped flat, a hands frame and its seats frame (issue 16: nested lists of structs
+    cost more to serialise and to read than the same seats as plain columns).
+
+    ``run`` maps the partitions to result frames (default: one after the other, in process;
+    :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
+    """
+    if seats is None:
+        hands, seats = flatten(hands.select(list(C.INPUT)))
+    else:
+        hands = hands.select(list(C.FLAT))
+        seats = seats.select(list(C.SEAT_FIELDS))
+    frames = split_flat(hands, seats, parts)
+    results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
+    return _merge(results)
+
+
+def dask_runner(client: Any) -> Callable[[list[Part]], list[pl.DataFrame]]:
+    """A ``run`` for :func:`check_partitioned` that checks each partition as a task on ``client``
+    (a ``dask.distributed.Client``): the partitions are scattered to the workers first (one
+    transfer each, not part of the task graph)."""
+
+    def run(frames: list[Part]) -> list[pl.DataFrame]:
+        data = client.scatter(frames)
+        futures = client.map(_check_frame, data, pure=False)
         return list(client.gather(futures))
 
     return run
 
 
-def _rows(store: str, night: str, df: pl.DataFrame) -> list[dict[str, Any]]:
-    """Store ``findings`` rows for the continuity rows ``df`` (located through the night's hands)."""
-    from auditor.batch.work import finding_row
-
+def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
+    """The continuity rows ``df`` with the store location of their hand (located through the
+    night's hands), once each, in path and line order."""
     if df.is_empty():
-        return []
+        return df
     loc = (
         _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no").collect()
     )  # fmt: skip
     df = df.join(loc, on=["site", "hand_id", "path"], how="inner").unique(["code", "path", "line", "player", "reason"])
-    df = df.sort(["path", "line", "code", "player"], nulls_last=True)
+    return df.sort(["path", "line", "code", "player"], nulls_last=True)
+
+
+def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
+    """Store ``findings`` rows for located continuity rows (:func:`_located`)."""
+    from auditor.batch.work import finding_row
+
     out = []
-    for f, r in zip(C.to_findings(df), df.iter_rows(named=True), strict=True):
-        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
-        row["table"] = r["table"]
+    loc_cols = df.select("file_key", "audit_id", "hand_no", "table")
+    for f, (key, aid, hand_no, table) in zip(C.to_findings(df), loc_cols.iter_rows(), strict=True):
+        row = finding_row(f, key, aid, hand_no, None)
+        row["table"] = table
         out.append(row)
     return out
+
+
+#: Findings turned into store rows at once by :func:`run_night` (issue 16: rows as dictionaries
+#: cost ~2 KiB each, a frame ~0.2 KiB: a night with a finding on every hand stays bounded).
+ROWS_PER_FRAME = 20_000
 
 
 #: Hands of a night checked at once (issue 16): ``check`` needs ~6 KiB a hand while it runs, so a
@@ -215,34 +274,25 @@ def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> 
     hands, seats = night_frames(store, night)
     if hands.height <= per_part:
         return C.check(hands.lazy(), seats=seats.lazy()).collect()
-    parts = -(-hands.height // per_part)
-    n = hands[C.N_SEATS].fill_null(0)
-    p = hands.select((C.partition_key().hash(seed=7) % parts).cast(pl.Int64)).to_series()
-    seat_p = p.gather(pl.int_range(hands.height, eager=True).repeat_by(n).explode().drop_nulls())
-    results = []
-    for i in range(parts):
-        hi, si = p == i, seat_p == i
-        if hi.any():
-            results.append(C.check(hands.filter(hi).lazy(), seats=seats.filter(si).lazy()).collect())
-    cols = list(C.FINDINGS)
-    return pl.concat([r.select(cols) for r in results], how="vertical_relaxed").sort(
-        ["path", "line", "code", "player", "hand_id"], nulls_last=True
-    )
+    return _merge([_check_frame(part) for part in split_flat(hands, seats, -(-hands.height // per_part))])
 
 
 def run_night(store: str, night: str) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = check_night(store, night)
-    rows = _rows(store, night, cont)
+    cont = _located(store, night, check_night(store, night))
+    frames = [S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS) for i in range(0, cont.height, ROWS_PER_FRAME)]
     from auditor.batch.work import finding_row
 
+    rows = []
     for f, r in _dup_findings(duplicates(store, night)):
         row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
         row["table"] = r["table"]
         rows.append(row)
+    frames.append(S.frame(rows, S.FINDINGS))
+    out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
-    S.write_atomic(S.frame(rows, S.FINDINGS), path)
-    return Counter(r["code"] for r in rows)
+    S.write_atomic(out, path)
+    return Counter(dict(out.group_by("code").len().iter_rows()))
 
 
 def worst(by_code: Counter[str]) -> int:

@@ -27,15 +27,16 @@ import sys
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from auditor.batch.work import FileResult, FileTask, audit_file
+if TYPE_CHECKING:  # the per-file step imports polars: imported when a file is audited, not with the engines
+    from auditor.batch.work import FileResult, FileTask
 
 #: How long the Dask client waits for the scheduler before the run fails.
 CONNECT_TIMEOUT = "30s"
 
 
-Results = Generator[FileResult, None, None]
+Results = Generator["FileResult", None, None]
 
 
 class EngineError(RuntimeError):
@@ -43,11 +44,15 @@ class EngineError(RuntimeError):
 
 
 def _failed(task: FileTask, message: str) -> FileResult:
+    from auditor.batch.work import FileResult
+
     return FileResult(task.path, task.key, "error", error=message)
 
 
 def run_serial(tasks: Iterable[FileTask]) -> Results:
     """Audit the files one after the other in this process."""
+    from auditor.batch.work import audit_file
+
     for task in tasks:
         yield audit_file(task)
 
@@ -66,15 +71,61 @@ def _init_worker() -> None:
     parent = os.environ.get("HHAUDIT_BATCH_PARENT")
     if parent and os.getppid() != int(parent):  # the batch died before prctl took effect
         os._exit(1)
+    _warm()
 
 
-def run_pool(tasks: Iterable[FileTask], workers: int) -> Results:
-    """Audit the files in a pool of ``workers`` processes, at most two tasks per worker in flight."""
+def _warm() -> None:
+    """What every file needs, loaded while the batch process still prepares the run (issue 16: the
+    workers' start-up overlaps the parent's instead of following it): the per-file step's modules,
+    the format cards and the hand-header detector (from the disk cache)."""
+    try:
+        import auditor.batch.work  # noqa: F401  # polars, the store, the audit step
+        from auditor.formats import REGISTRY
+
+        _ = REGISTRY.detector, REGISTRY.preamble, REGISTRY.separator_line
+    except Exception:  # only a head start: the file's own task meets (and reports) it
+        pass
+
+
+def _nothing() -> None:
+    """A task that only makes the pool start a worker process."""
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
     ctx = multiprocessing.get_context("spawn")
     os.environ["HHAUDIT_BATCH_PARENT"] = str(os.getpid())
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+
+
+class Pool:
+    """The process-pool engine, its processes started (and warmed up, :func:`_warm`) as soon as it
+    is made, so that they start while the batch process takes the lock, reads the manifest and
+    lists the files; :meth:`close` stops them when the run does not start."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = _new_pool(workers)
+        for _ in range(workers):  # one submit per process: the pool starts them all now
+            self.pool.submit(_nothing)
+
+    def __call__(self, tasks: Iterable[FileTask]) -> Results:
+        pool, self.pool = self.pool, None
+        return run_pool(tasks, self.workers, pool)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
+def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor | None = None) -> Results:
+    """Audit the files in a pool of ``workers`` processes (``pool``, or a new one), at most two
+    tasks per worker in flight."""
+    from auditor.batch.work import audit_file
+
     it = iter(tasks)
     limit = 2 * workers
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+    pool = pool if pool is not None else _new_pool(workers)
     pending: dict[Future[FileResult], FileTask] = {}
     try:
         while True:
@@ -102,7 +153,7 @@ def run_pool(tasks: Iterable[FileTask], workers: int) -> Results:
                     yield _failed(task, "a worker process died while this file was being audited")
                 pending.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
-                pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker)
+                pool = _new_pool(workers)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -125,6 +176,8 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Res
         if cluster is not None:
             cluster.close()
         raise EngineError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
+    from auditor.batch.work import audit_file
+
     try:
         threads = sum(client.nthreads().values()) or 1
         limit = 2 * threads
@@ -157,7 +210,7 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Res
             cluster.close()
 
 
-Runner = Callable[[Iterable[FileTask]], Results]
+Runner = Callable[[Iterable["FileTask"]], Results]
 
 
 def engine(name: str, workers: int, scheduler: str | None) -> Runner:
@@ -171,4 +224,4 @@ def engine(name: str, workers: int, scheduler: str | None) -> Runner:
         raise EngineError(f"unknown engine {name!r} (local or dask)")
     if workers <= 1:
         return run_serial
-    return lambda tasks: run_pool(tasks, workers)
+    return Pool(workers)

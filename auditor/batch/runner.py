@@ -241,8 +241,9 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
     )
 
 
-def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``hhaudit batch``; returns the exit status (see the module documentation)."""
+def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = None, runner: Runner | None = None) -> int:
+    """Run ``hhaudit batch``; returns the exit status (see the module documentation).  ``runner``:
+    the engine, when the caller started it already (a local pool, started before the imports)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     try:
@@ -252,13 +253,18 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
         return 2
     store = os.path.abspath(opts.store)
     try:
-        runner = engine(opts.engine, opts.workers, opts.scheduler)
+        if runner is None:
+            runner = engine(opts.engine, opts.workers, opts.scheduler)
         os.makedirs(store, exist_ok=True)
         with S.StoreLock(store):
             return _locked(opts, store, night, runner, out, err)
     except (S.StoreBusy, EngineError, OSError, pl.exceptions.PolarsError) as e:
         print(f"hhaudit: {e}", file=err)
         return 2
+    finally:
+        close = getattr(runner, "close", None)  # a pool started early and never used (the store was busy)
+        if close is not None:
+            close()
 
 
 def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO) -> int:

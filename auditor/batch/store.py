@@ -285,8 +285,18 @@ def frame(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> pl.Data
     """
     if not rows:
         return pl.DataFrame(schema=schema)
-    rows = tables.fit_rows([{k: _text(v) for k, v in r.items()} for r in rows], schema)
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    # column by column (issue 16: a cell at a time cost a worker ~5 % of its time): the values of
+    # each schema column (a missing key is null, a key not in the schema is left out, as polars
+    # reads rows of dicts), strings escaped, integers fitted
+    cols: dict[str, list[Any]] = {}
+    for name, dt in schema.items():
+        values = [r.get(name) for r in rows]
+        if dt == pl.String():
+            values = [v if v.__class__ is not str or v.isascii() else _text(v) for v in values]
+        elif isinstance(dt, pl.List):
+            values = [v if v.__class__ is not list else _text(v) for v in values]
+        cols[name] = tables.fit_column(values, dt)
+    return pl.DataFrame(cols, schema=schema)
 
 
 # ---------------------------------------------------------------------------------- reading

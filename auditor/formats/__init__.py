@@ -16,9 +16,13 @@ from collections.abc import Iterator
 from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding
+from auditor.formats import parsimonious_light
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.registry import REGISTRY, Format, Registry
+
+# parsimonious's expressions without its package __init__ until it is needed (start-up, issue 16)
+parsimonious_light.install()
 
 __all__ = ["REGISTRY", "Chunk", "ExportFacts", "Format", "Registry", "parse_chunk", "parse_text"]
 

@@ -2,11 +2,15 @@
 
 Compiling a format's grammar chain (composing the ``.peg`` files, then parsimonious compiling ~80
 regexes) and deriving every format's hand-header pattern (composing every grammar, importing every
-document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``.  Both
-are pure functions of files: the grammar and card files, the modules of :mod:`auditor.formats` that
-define what is derived and how it is stored, parsimonious's own source, and the versions of hhaudit,
-``regex`` and Python.  So the results are pickled in a user cache directory, keyed by a SHA-256 of all of
-those, and reused while the key is the same.
+document reader for its ``SNIFF``) cost most of the start-up of a one-hand ``hhaudit audit``; reading
+the ~40 format cards (TOML, export facts, house profiles) cost ~10 ms more.  All are pure functions
+of files: the grammar and card files, the modules of :mod:`auditor.formats` that define what is
+derived and how it is stored (and :mod:`auditor.profiles` for the cards), the sources of parsimonious
+and ``regex``, and the versions of hhaudit and Python.  So the results are pickled in a user cache
+directory, keyed by a SHA-256 of all of those, and reused while the key is the same.  The libraries'
+sources are found without importing them: a cached grammar is made of ``parsimonious.expressions``
+objects, and loading it never imports ``parsimonious.grammar`` (see
+:mod:`auditor.formats.parsimonious_light`).
 
 Never a wrong grammar:
 
@@ -30,10 +34,10 @@ by the current user are ignored (POSIX).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -62,22 +66,30 @@ def cache_dir() -> Path | None:
 
 @cache
 def _code_fingerprint() -> bytes:
-    """The versions, parsimonious's source and the modules of :mod:`auditor.formats` (what
-    derives the cached values and what they are pickled as)."""
-    import parsimonious
+    """The versions, the sources of parsimonious and of its ``regex`` engine, and the modules of
+    :mod:`auditor.formats` (what derives the cached values and what they are pickled as).
 
+    Found without importing them (``importlib.util.find_spec``): a cache hit then never imports
+    ``parsimonious.grammar`` (see :mod:`auditor.formats.parsimonious_light`)."""
     from auditor import __version__
 
     h = hashlib.sha256()
-    regex = sys.modules.get("regex")  # parsimonious's regex engine, imported with it
-    regex_version = str(getattr(regex, "__version__", "-"))
-    h.update(f"{LAYOUT}|{__version__}|{regex_version}|".encode())
+    h.update(f"{LAYOUT}|{__version__}|".encode())
     h.update(sys.version.encode())
     # parsimonious states no version at run time: its own source is the key (what pickled
-    # expressions are made of), then the modules here
-    for d in (Path(parsimonious.__file__).parent, Path(__file__).resolve().parent):
+    # expressions are made of); regex's (its version is in its _main.py) and the names of its
+    # compiled modules; then the modules here
+    dirs: list[Path] = []
+    for lib in ("parsimonious", "regex"):
+        spec = importlib.util.find_spec(lib)
+        for loc in (spec.submodule_search_locations or []) if spec is not None else []:
+            dirs.append(Path(loc))
+        h.update(f"|{lib}:{len(dirs)}|".encode())
+    for d in (*dirs, Path(__file__).resolve().parent):
         for p in sorted(d.glob("*.py")):
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+        for p in sorted(d.glob("*.so")) + sorted(d.glob("*.pyd")):
+            h.update(p.name.encode() + b"\0" + str(p.stat().st_size).encode() + b"\0")
     return h.digest()
 
 
@@ -115,6 +127,8 @@ def _load(path: Path, key: str, expect: type) -> object | None:
 def _store(path: Path, key: str, value: object) -> None:
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # only when writing (a cache hit does not import it)
+
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as f:
@@ -163,3 +177,15 @@ def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[],
     in :mod:`auditor.formats` modules, which the code fingerprint covers)."""
     key = key_of("patterns", [*cards, *grammars], "|".join(str(p.parent) for p in cards))
     return load_or_build("patterns", key, dict, build)
+
+
+def format_cards(directories: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:
+    """The registry's loaded format cards (:class:`~auditor.formats.registry.Format` by name: the
+    TOML read, the export facts and house profiles built), keyed by every card's bytes, the
+    directories in order, the ``.peg`` files each holds (a card's grammar chain is resolved by
+    looking for them) and :mod:`auditor.profiles` (what a card's ``[profile]`` becomes)."""
+    cards = [p for d in directories for p in sorted(d.glob("*.toml"))]
+    pegs = [f"{d}:{','.join(sorted(p.name for p in d.glob('*.peg')))}" for d in directories]
+    profiles = Path(__file__).resolve().parent.parent / "profiles.py"
+    key = key_of("cards", [*cards, profiles], "|".join(str(p.parent) for p in cards) + "|" + "|".join(pegs))
+    return load_or_build("cards", key, dict, build)

@@ -32,11 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
 from parsimonious.expressions import OneOf, Quantifier, Regex
-from parsimonious.grammar import Grammar
 from parsimonious.nodes import Node, RegexNode
 
 from auditor import findings as F
@@ -48,6 +47,9 @@ from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.firstchars import first_chars
 from auditor.formats.pegline import LineRegex, compile_line
+
+if TYPE_CHECKING:
+    from parsimonious.grammar import Grammar
 
 #: Rule names every text grammar must define (the visitor's contract).  Every other line rule is
 #: optional: ``entry`` lists the ones a format prints, each named for the handler that reads it.
@@ -164,13 +166,17 @@ class PegGrammar:
     """A compiled grammar chain of one text format."""
 
     format: str
-    grammar: Grammar
+    # rule name -> parsimonious expression (a plain dict of the compiled Grammar's rules: a cached
+    # grammar then loads without parsimonious.grammar, see parsimonious_light)
+    grammar: dict[str, Any]
     won_re: re.Pattern[str]
     lines: tuple[LineRule, ...]
     facts: ExportFacts = field(default_factory=ExportFacts)  # the format's export facts (what it never prints)
 
     @classmethod
     def compile(cls, format_name: str, files: Sequence[Path], facts: ExportFacts | None = None) -> PegGrammar:
+        from parsimonious.grammar import Grammar
+
         text = compose(files)
         g = Grammar(text)
         missing = [r for r in REQUIRED_RULES if r not in g]
@@ -178,7 +184,7 @@ class PegGrammar:
             raise ValueError(f"grammar of {format_name} lacks rules {missing}")
         amount = g["f_amount"].re.pattern
         won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
-        return cls(format_name, g, won, _line_rules(g), facts or ExportFacts())
+        return cls(format_name, dict(g), won, _line_rules(g), facts or ExportFacts())
 
     @cached_property
     def dispatch(self) -> Dispatch:

@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import importlib
 import re
-import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -53,9 +51,11 @@ if TYPE_CHECKING:
 
 def grammar_dir() -> Path:
     """Where the bundled grammars and format cards are: inside the installed package, or the checkout."""
-    packaged = resources.files("auditor") / "grammars"
+    # the package's own directory, as importlib.resources.files("auditor") gives it for a package on
+    # disk (without importing importlib.resources, zipfile, tempfile...: start-up, issue 16)
+    packaged = Path(__file__).resolve().parent.parent / "grammars"
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     return Path(__file__).resolve().parent.parent.parent / "grammars"
 
 
@@ -195,6 +195,8 @@ class Format:
 
 
 def _load_card(path: Path, search: list[Path]) -> Format:
+    import tomllib  # cards usually come from the disk cache (start-up, issue 16)
+
     data = tomllib.loads(path.read_text("utf-8"))
     name = data.get("name") or path.stem
     known = {"name", "title", "grammars", "detect", "lead_in", "reader", "brand_group", "facts", "brands", "profile",
@@ -266,14 +268,19 @@ class Registry:
     @property
     def formats(self) -> dict[str, Format]:
         if self._formats is None:
-            found: dict[str, Format] = {}
-            base = self.directories[:1]
-            for d in self.directories:
-                for card in sorted(d.glob("*.toml")):
-                    fmt = _load_card(card, base)
-                    found[fmt.name] = fmt
-            self._formats = found
+            from auditor.formats.cache import format_cards  # start-up: loaded cards from the disk cache
+
+            self._formats = format_cards(self.directories, self._load_cards)
         return self._formats
+
+    def _load_cards(self) -> dict[str, Format]:
+        found: dict[str, Format] = {}
+        base = self.directories[:1]
+        for d in self.directories:
+            for card in sorted(d.glob("*.toml")):
+                fmt = _load_card(card, base)
+                found[fmt.name] = fmt
+        return found
 
     def __getitem__(self, name: str) -> Format:
         return self.formats[name]

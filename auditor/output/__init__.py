@@ -8,6 +8,7 @@ the invocation (SARIF, JUnit) can write it.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections import Counter
@@ -69,21 +70,21 @@ FORMATS = ("text", "json", "jsonl", "sarif", "csv", "github", "junit")
 
 
 def formatter(name: str, out: TextIO, options: Options | None = None) -> Formatter:
-    from auditor.output import csv_out, github, json_out, junit, sarif, text
-
-    table: dict[str, type] = {
-        "text": text.TextFormatter,
-        "json": json_out.JsonFormatter,
-        "jsonl": json_out.JsonlFormatter,
-        "sarif": sarif.SarifFormatter,
-        "csv": csv_out.CsvFormatter,
-        "github": github.GithubFormatter,
-        "junit": junit.JunitFormatter,
+    # (module, class) of each format: only the chosen one's module is imported (start-up, issue 16)
+    table: dict[str, tuple[str, str]] = {
+        "text": ("text", "TextFormatter"),
+        "json": ("json_out", "JsonFormatter"),
+        "jsonl": ("json_out", "JsonlFormatter"),
+        "sarif": ("sarif", "SarifFormatter"),
+        "csv": ("csv_out", "CsvFormatter"),
+        "github": ("github", "GithubFormatter"),
+        "junit": ("junit", "JunitFormatter"),
     }
     try:
-        cls = table[name]
+        module, cls_name = table[name]
     except KeyError:
         raise ValueError(f"unknown format {name!r}; choose from {', '.join(table)}") from None
+    cls: type = getattr(importlib.import_module(f"auditor.output.{module}"), cls_name)
     return cls(out, options or Options())  # type: ignore[no-any-return]
 
 
