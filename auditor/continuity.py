@@ -625,7 +625,7 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
            | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
         & (pl.col("dealt") >= 2)
         # heads-up begins (the button was on a seat not dealt in): it may be moved so that no player
-        # posts the big blind twice in a row (Poker TDA 2026 Rule 34: button in heads-up)
+        # posts the big blind twice in a row (Poker TDA 2026 Rule 36-B, 2024: 34-B: button in heads-up)
         & ~((pl.col("dealt") == 2) & ~pl.col("btn_dealt").fill_null(False))
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
         # after a dead small blind the site prints the dead button on the last live seat (export fact)

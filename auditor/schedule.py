@@ -1,14 +1,14 @@
 """The blind schedule of a tournament across its tables (T007), as one polars query.
 
 A tournament's levels are tournament-wide: the clock raises the blinds at every table at once, and
-a table takes the new level from the first hand it deals after the change (Poker TDA 2026 Rules and
-WSOP 2026 Tournament Rules: a tournament plays one posted structure, its levels raised by the clock).
+a table takes the new level from the first hand it deals after the change (Poker TDA 2026 Rule 25,
+2024: 23, New Hand and New Limits; WSOP 2026 Tournament Rules: one posted structure).
 So no table may start a hand at a lower level than another table of the same tournament had already
 started a hand at.  The per-table rule (T006) sees a table's own blinds go down; this one sees a
 table behind the others.
 
-The hands of one tournament are grouped by site, tournament id, game, betting structure and units
-(decimals), and split into *runs* where the whole tournament dealt no hand for :data:`RUN_GAP` (a
+The hands of one tournament are grouped by site, tournament id, flight, game, betting structure and
+units (decimals), and split into *runs* where the whole tournament dealt no hand for :data:`RUN_GAP` (a
 tournament id reused by another event, days of a multi-day event: nothing is compared across).
 Tournament ids that are no ids (``?``, ``0``, ``999999999``: placeholders of anonymised exports) are
 never grouped.  Within a run a level is the blinds and ante (big blind, then small blind, then ante),
@@ -113,8 +113,9 @@ def flight_of(extras: dict[str, str]) -> str | None:
     return f"{name or ''}\x1f{buyin or ''}"
 
 
-def hand_columns(utc: datetime | None, start_time: str | None, time_zone: str | None,
-                 extras: dict[str, str], tournament: bool) -> dict[str, Any]:
+def hand_columns(
+    utc: datetime | None, start_time: str | None, time_zone: str | None, extras: dict[str, str], tournament: bool
+) -> dict[str, Any]:
     """The :data:`COLUMNS` of one hand (``utc``: its UTC start, if known)."""
     local = None if utc is not None or not tournament else local_start(start_time)
     return {"local_start": local, "clock": time_zone if local is not None else None,
@@ -177,8 +178,9 @@ def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timede
     return out.cast(FINDINGS).lazy()  # type: ignore[arg-type]
 
 
-def _rows(base: pl.DataFrame, this: pl.Series, other: pl.Series, code: str, reason: str,
-          expected: pl.Expr, actual: pl.Expr) -> pl.DataFrame:
+def _rows(
+    base: pl.DataFrame, this: pl.Series, other: pl.Series, code: str, reason: str, expected: pl.Expr, actual: pl.Expr
+) -> pl.DataFrame:
     """Finding rows for the hands ``this`` of ``base`` (row numbers), each naming the hand ``other``
     (a row number, or null); ``expected``/``actual`` read ``big_blind`` and ``r_bb`` (the other's)."""
     cols = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "decimals", "big_blind")
