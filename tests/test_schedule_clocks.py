@@ -209,3 +209,26 @@ def test_real_888_tournament_in_several_files_is_one_clock_gap() -> None:
     assert len({r["table"] for r in rows}) == 2 and len({r["path"] for r in rows}) >= 2
     got = [f for f in t_findings(rows) if f.data.get("reason") == "clock" or f.code == "T007"]
     assert [(f.code, f.data["reason"]) for f in got] == [("T001", "clock")]
+
+
+def test_dask_with_two_workers_gives_the_in_process_result_on_clocks_and_flights() -> None:
+    """Flights, a zone-less tournament in one file (judged) and one in two files (a clock gap): the
+    same rows from two Dask workers as in process."""
+    from auditor.batch import crosshand as X
+
+    distributed = pytest.importorskip("distributed")
+    rows = rows_of(FIX / "flights_bad.txt")
+    local = _local(rows_of(FIX / "bad.txt"))
+    rows += [{**r, "tournament_id": "5550001"} for r in local]
+    rows += [{**r, "tournament_id": "5550002", **({"path": "other.txt"} if r["table"].endswith(" 2") else {})}
+             for r in local]  # fmt: skip
+    df = C.frame(rows)
+    here = X.check_partitioned(df, 4)
+    assert sorted(zip(here["code"], here["reason"], strict=True)) == [
+        ("T001", "clock"), ("T007", "schedule"), ("T007", "schedule")]  # fmt: skip
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl,
+        distributed.Client(cl) as client,
+    ):
+        remote = X.check_partitioned(df, 4, X.dask_runner(client))
+    assert remote.equals(here)
