@@ -147,27 +147,34 @@ def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timede
         return pl.DataFrame(schema=FINDINGS).lazy()
     us = timedelta(microseconds=1)
     group = pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in _GROUP], separator="\x1f")
-    # the clock a hand's time is on: UTC, a printed zone the site's times are in, or the file's
-    clock = (
-        pl.when(pl.col("start_utc").is_not_null()).then(pl.lit("utc"))
-        .when(pl.col("local_start").is_not_null())
-        .then(pl.when(pl.col("clock").is_not_null()).then(pl.lit("zone\x1f") + pl.col("clock"))
-              .otherwise(pl.lit("file\x1f") + pl.col("path")))
-    )  # fmt: skip
     # a level: the blinds and ante, ranked (big blind, then small blind, then ante)
     lv = pl.struct(pl.col("big_blind"), pl.col("small_blind").fill_null(0), pl.col("ante").fill_null(0))
-    id_no = pl.col("hand_id").str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    utc = pl.col("start_utc").is_not_null()
     k = base.select(
         _r=pl.int_range(pl.len(), dtype=pl.Int64), tg=group.hash(seed=17), tk=pl.col("table").hash(seed=19),
-        gk=pl.concat_str(group, clock.fill_null("none"), separator="\x1e").hash(seed=23), timed=clock.is_not_null(),
-        local=pl.col("start_utc").is_null(), no=id_no,
         t=pl.coalesce(pl.col("start_utc").dt.epoch("us"), pl.col("local_start").dt.epoch("us")),
         lv=lv.rank("dense").cast(pl.Int64),
     )  # fmt: skip
+    if not base["start_utc"].null_count():
+        # every hand on the UTC clock (the usual store): one clock per tournament, nothing to say
+        k = k.with_columns(gk=pl.col("tg"), timed=pl.lit(True), trusted=pl.lit(True))
+        return _behind(k, base, tolerance, run_gap).cast(FINDINGS).lazy()  # type: ignore[arg-type]
+    # the clock a hand's time is on: UTC, a printed zone the site's times are in, or the file's own
+    local = ~utc & pl.col("local_start").is_not_null()
+    clock = (
+        pl.when(utc).then(pl.lit(0, pl.UInt64))
+        .when(local).then(pl.when(pl.col("clock").is_not_null()).then(pl.col("clock").hash(seed=29))
+                          .otherwise(pl.col("path").hash(seed=31)))
+        .otherwise(pl.lit(1, pl.UInt64))
+    )  # fmt: skip
+    k = k.with_columns(base.select(ck=clock, timed=utc | local, local=local))
+    k = k.with_columns(gk=pl.struct("tg", "ck").hash(seed=23))
     # a local clock is trusted when no table's hands go back in time (beyond the tolerance) as
     # their hand numbers go up
+    on_local = k.filter(pl.col("local"))
+    no = base["hand_id"].gather(on_local["_r"]).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
     back = (
-        k.filter(pl.col("timed") & pl.col("local") & pl.col("no").is_not_null())
+        on_local.with_columns(no=no).filter(pl.col("no").is_not_null())
         .sort(["gk", "tk", "no", "t"])
         .filter((pl.col("gk") == pl.col("gk").shift(1)) & (pl.col("tk") == pl.col("tk").shift(1))
                 & (pl.col("t") < pl.col("t").shift(1) - tolerance // us))
