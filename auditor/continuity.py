@@ -135,7 +135,7 @@ def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
     """The :data:`COLUMNS` of one audited hand (``findings``: the hand's own, ``lines``: its text)."""
     h, t, pt = a.hand, a.trace, a.pots
-    utc, _zone, _assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
     added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
     acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
     chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
@@ -163,7 +163,7 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
         "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
-        **schedule.hand_columns(utc, h.start_time, h.time_zone, h.extras, h.is_tournament),
+        **schedule.hand_columns(utc, assumed, h.start_time, h.time_zone, h.extras, h.is_tournament),
     }
 
 

@@ -25,17 +25,19 @@ W]``, Winamax ``TRILOGY 1€ - DAY 1H``, ACR ``... - Day 1C``) and its buy-in.  
 (:func:`flight_of`, the ``flight`` column) and are part of the tournament's group, here and in the
 per-table chains of :mod:`auditor.continuity`: two flights with one id are two tournaments.
 
-**Clocks.**  Times are compared only on one clock.  A hand with a UTC time (:func:`auditor.times.utc_of`)
-is on the UTC clock.  A hand whose site printed no zone it can read (888poker prints the local time of
-the player's computer, Bovada, iPoker and Merge print a bare time, OnGame ``GMT+0100``, Chico
-``Eastern Daylight Time``) keeps its printed time as read, with no zone (``local_start``), and its clock
-is the zone as printed (``clock``) or, with none printed, the file it came from (one export, one
-computer's clock): two tables on one such clock share its unknown offset, which cancels out when
-their times are compared.  No zone is ever guessed.  A local clock on which a table's own hands go
-back in time as their hand numbers go up (a daylight-saving change, a clock set back) is not
-trusted.  Tables of one tournament that are not all on one trusted clock (another file without a
-zone, a hand with no time) are not compared with each other; this is said once per tournament, at
-info level, as a continuity gap (T001, reason ``clock``), on the tournament's first hand left out.
+**Clocks.**  Times are compared only on one clock, and no zone is ever guessed.  A hand whose site
+printed a zone the auditor knows has a UTC time (:func:`auditor.times.utc_of`) and is on the UTC
+clock.  A hand without one (888poker prints the local time of the player's computer; Bovada, iPoker
+and Merge print a bare time; OnGame ``GMT+0100``, Chico ``Eastern Daylight Time``), or whose zone
+the reader only assumed (GGPoker, old PokerStars and Winamax headers print none), keeps its printed
+time as read, with no zone (``local_start``): its clock is the zone as printed, or with none
+printed the file it came from (one export, one computer's clock).  Tables on one such clock share
+its unknown offset, which cancels out when their times are compared.  A local clock on which a
+table's own hands go back in time as their hand numbers go up (a daylight-saving change, a clock
+set back) is not trusted.  Tables of one tournament that are not all on one trusted clock
+(another file without a zone, a hand with no time) are not compared with each other; this is said
+once per tournament, at info level, as a continuity gap (T001, reason ``clock``), on the
+tournament's first hand left out.
 """
 
 from __future__ import annotations
@@ -114,12 +116,22 @@ def flight_of(extras: dict[str, str]) -> str | None:
 
 
 def hand_columns(
-    utc: datetime | None, start_time: str | None, time_zone: str | None, extras: dict[str, str], tournament: bool
+    utc: datetime | None,
+    assumed: bool,
+    start_time: str | None,
+    time_zone: str | None,
+    extras: dict[str, str],
+    tournament: bool,
 ) -> dict[str, Any]:
-    """The :data:`COLUMNS` of one hand (``utc``: its UTC start, if known)."""
-    local = None if utc is not None or not tournament else local_start(start_time)
-    return {"local_start": local, "clock": time_zone if local is not None else None,
-            "flight": flight_of(extras) if tournament else None}  # fmt: skip
+    """The :data:`COLUMNS` of one hand: ``utc`` is its UTC start (:func:`auditor.times.utc_of`), if
+    known, and ``assumed`` says it was read in a zone the reader assumed (the site printed none).
+    A tournament hand with no UTC time, or one read in an assumed zone, keeps its printed time
+    (``local_start``): its clock is the zone as printed, or with none the file's (never a guess)."""
+    if not tournament:
+        return {"local_start": None, "clock": None, "flight": None}
+    local = local_start(start_time) if utc is None or assumed else None
+    clock = time_zone if local is not None and not assumed else None
+    return {"local_start": local, "clock": clock, "flight": flight_of(extras)}
 
 
 def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timedelta = RUN_GAP) -> pl.LazyFrame:
@@ -149,18 +161,19 @@ def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timede
     group = pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in _GROUP], separator="\x1f")
     # a level: the blinds and ante, ranked (big blind, then small blind, then ante)
     lv = pl.struct(pl.col("big_blind"), pl.col("small_blind").fill_null(0), pl.col("ante").fill_null(0))
-    utc = pl.col("start_utc").is_not_null()
+    # a hand with a printed time of its own clock (no zone, or an assumed one) is on that clock
+    local = pl.col("local_start").is_not_null()
+    utc = ~local & pl.col("start_utc").is_not_null()
     k = base.select(
         _r=pl.int_range(pl.len(), dtype=pl.Int64), tg=group.hash(seed=17), tk=pl.col("table").hash(seed=19),
-        t=pl.coalesce(pl.col("start_utc").dt.epoch("us"), pl.col("local_start").dt.epoch("us")),
+        t=pl.coalesce(pl.col("local_start").dt.epoch("us"), pl.col("start_utc").dt.epoch("us")),
         lv=lv.rank("dense").cast(pl.Int64),
     )  # fmt: skip
-    if not base["start_utc"].null_count():
+    if not base["start_utc"].null_count() and base["local_start"].null_count() == base.height:
         # every hand on the UTC clock (the usual store): one clock per tournament, nothing to say
         k = k.with_columns(gk=pl.col("tg"), timed=pl.lit(True), trusted=pl.lit(True))
         return _behind(k, base, tolerance, run_gap).cast(FINDINGS).lazy()  # type: ignore[arg-type]
     # the clock a hand's time is on: UTC, a printed zone the site's times are in, or the file's own
-    local = ~utc & pl.col("local_start").is_not_null()
     clock = (
         pl.when(utc).then(pl.lit(0, pl.UInt64))
         .when(local).then(pl.when(pl.col("clock").is_not_null()).then(pl.col("clock").hash(seed=29))

@@ -68,13 +68,17 @@ def test_printed_times_are_read_without_a_zone(text: str | None, want: datetime 
     assert schedule.local_start(text) == want
 
 
-def test_a_hand_with_a_utc_time_or_a_cash_hand_has_no_local_time() -> None:
+def test_a_hand_with_a_printed_zone_or_a_cash_hand_has_no_local_time() -> None:
     utc = datetime(2026, 1, 5, 20, 0)
-    assert schedule.hand_columns(utc, "2026/01/05 20:00:00", "ET", {}, True)["local_start"] is None
-    assert schedule.hand_columns(None, "27 03 2016 22:36:34", None, {"buyin": "$1"}, False) == {
+    assert schedule.hand_columns(utc, False, "2026/01/05 20:00:00", "ET", {}, True)["local_start"] is None
+    assert schedule.hand_columns(None, False, "27 03 2016 22:36:34", None, {"buyin": "$1"}, False) == {
         "local_start": None, "clock": None, "flight": None}  # fmt: skip
-    got = schedule.hand_columns(None, "Mon Dec 27 09:28:36 2010", "GMT+0100", {"tournament_name": "Coinflip"}, True)
+    got = schedule.hand_columns(None, False, "Mon Dec 27 09:28:36 2010", "GMT+0100", {"tournament_name": "Coinflip"},
+                                True)  # fmt: skip
     assert got == {"local_start": datetime(2010, 12, 27, 9, 28, 36), "clock": "GMT+0100", "flight": "Coinflip\x1f"}
+    # a zone the reader assumed (GGPoker prints none) is no clock: the printed time, on the file's clock
+    got = schedule.hand_columns(utc, True, "2026/01/05 20:00:00", None, {}, True)
+    assert got == {"local_start": datetime(2026, 1, 5, 20, 0), "clock": None, "flight": None}
 
 
 # ---------------------------------------------------------------------------------- clocks

@@ -150,11 +150,12 @@ def t007() -> None:
     tournament's name and buy-in as printed (GGPoker ``... Main Event [Flight W]``, Winamax
     ``... DAY 1H``) tell them apart, and flights are separate tournaments here and in the per-table
     checks.  Clocks: hands without a UTC time (888poker prints the local time of the player's
-    computer, Bovada, iPoker, Merge and others a bare time, OnGame ``GMT+0100``) are compared on
-    their own clock, never with a guessed zone: the zone as printed, or with none printed the file
-    they came from (one export, one clock; a shared offset cancels out).  A clock on which a table's
-    hands go back in time is not trusted.  Tables not all on one trusted clock are not compared with
-    each other, and this is said once per tournament (T001, reason ``clock``).
+    computer, Bovada, iPoker, Merge and others a bare time, OnGame ``GMT+0100``), or whose zone the
+    reader only assumed (GGPoker prints none), are compared on their own clock, never with a
+    guessed zone: the zone as printed, or with none printed the file they came from (one export,
+    one clock; a shared offset cancels out).  A clock on which a table's hands go back in time is
+    not trusted.  Tables not all on one trusted clock are not compared with each other, and this is
+    said once per tournament (T001, reason ``clock``).
 
     Example: table 1 plays 100/200 from 20:10; table 2 deals a hand at 50/100 at 20:16.
     """
