@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from auditor import model as M
+from auditor import schedule
 from auditor.findings import Finding, Severity
 from auditor.times import utc_of
 
@@ -78,6 +79,9 @@ COLUMNS: dict[str, pl.DataType] = {
     # dealt with no small blind (a dead small blind) where the site prints the next hand's button on
     # this hand's seat again (export fact ``button_stays_after_dead_small_blind``)
     "keeps_button": pl.Boolean(),
+    # the blind schedule across a tournament's tables (auditor.schedule): the printed start with no
+    # zone (when no UTC time is known), its printed zone, and what tells flights of one id apart
+    **schedule.COLUMNS,
 }
 
 #: The base columns the stage reads (a subset of :data:`auditor.tables.HANDS`).
@@ -131,7 +135,7 @@ def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
     """The :data:`COLUMNS` of one audited hand (``findings``: the hand's own, ``lines``: its text)."""
     h, t, pt = a.hand, a.trace, a.pots
-    utc, _zone, _assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
     added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
     acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
     chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
@@ -159,6 +163,7 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
         "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
+        **schedule.hand_columns(utc, assumed, h.start_time, h.time_zone, h.extras, h.is_tournament),
     }
 
 
@@ -202,8 +207,9 @@ def base_columns(h: M.Hand) -> dict[str, Any]:
 
 
 def _key() -> pl.Expr:
-    return pl.concat_str([pl.col("site"), pl.col("tournament_id").fill_null(""), pl.col("table").fill_null("")],
-                         separator="\x1f")  # fmt: skip
+    # a tournament's flight (its name and buy-in as printed) too: flights of one id are two tournaments
+    return pl.concat_str([pl.col("site"), pl.col("tournament_id").fill_null(""), pl.col("table").fill_null(""),
+                          pl.col("flight").fill_null("")], separator="\x1f")  # fmt: skip
 
 
 def partition_key() -> pl.Expr:
@@ -619,7 +625,7 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
            | ((pl.col("button_rule") == "moving") & (pl.col("joined") == 0) & pl.col("prev_roster").is_not_null()))
         & (pl.col("dealt") >= 2)
         # heads-up begins (the button was on a seat not dealt in): it may be moved so that no player
-        # posts the big blind twice in a row (Poker TDA 2026 Rule 34: button in heads-up)
+        # posts the big blind twice in a row (Poker TDA 2026 Rule 36-B, 2024: 34-B: button in heads-up)
         & ~((pl.col("dealt") == 2) & ~pl.col("btn_dealt").fill_null(False))
         & ((pl.col("button") == pl.col("prev_button")) | (dist("button") > dist("want")))
         # after a dead small blind the site prints the dead button on the last live seat (export fact)
@@ -653,8 +659,6 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     cols = list(FINDINGS)
     parts = [x.select(cols) for x in (gaps, back, moves, rebuys, stack, b, bl)]
     # across the tables of a tournament: a table behind the blind schedule (T007, auditor.schedule)
-    from auditor import schedule
-
     parts.append(schedule.check(df.lazy()).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
     return out.sort(["path", "line", "code", "player"], nulls_last=True)
@@ -727,6 +731,8 @@ def to_findings(df: pl.DataFrame) -> list[Finding]:
         elif code == "T001" and r["reason"] == "moved":
             msg = (f"{who} is on seat {act} after seat {exp} in {prev}: moved to another table of the tournament; "
                    "their stack is not compared")  # fmt: skip
+        elif code == "T001" and r["reason"] == "clock":
+            msg = schedule.gap_message(prev if r["prev_hand_id"] is not None else None)
         elif code == "T001" and r["reason"] == "returned":
             msg = f"{who} comes back to the table after {exp} hand(s) away: their stack is not compared across the gap"
         elif code == "T001":

@@ -67,7 +67,9 @@ def synthesise(tables: int, per_table: int) -> Any:
         fingerprint=pl.lit("0" * 24), chips_ok=pl.lit(True), pool=pl.lit(False), top_ups=pl.lit(True),
         button_rule=pl.lit("dead"), keeps_button=pl.lit(False),
     )  # fmt: skip
-    return df.cast(C.INPUT)  # type: ignore[arg-type]
+    # columns of C.INPUT not synthesised (T007's clock and flight of tournament hands): null
+    df = df.with_columns(pl.lit(None, t).alias(c) for c, t in C.INPUT.items() if c not in df.columns)
+    return df.select(list(C.INPUT)).cast(C.INPUT)  # type: ignore[arg-type]
 
 
 def _load(path: str) -> Any:

@@ -12,6 +12,10 @@ T005 the button skips a player at hand 3
 T006 the tournament blinds go down at hand 3
 T007 two tables of one tournament (hands interleaved, 30 seconds apart): the blinds go up from
      level I to level II at 20:04 at table 1; in ``bad.txt`` table 2 stays at level I to the end
+T007 ``flights.txt``: two flights of one tournament id played at once, in GGPoker's format (its real
+     header names the flight: ``Tournament #9364957, WSOP #77: ... Main Event [Flight W], ...``), each on
+     tables '1' and '2': flight W goes up to level 2 at 20:04, flight X stays at level 1; clean (the
+     flights are two tournaments).  ``flights_bad.txt``: the same, with flight W's table 2 behind.
 
 Run: ``python scripts/make_continuity_fixtures.py`` (writes the files; commit them).
 """
@@ -19,6 +23,7 @@ Run: ``python scripts/make_continuity_fixtures.py`` (writes the files; commit th
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "continuity")
@@ -126,10 +131,42 @@ def tables(behind: bool) -> str:
     return "\n\n\n\n".join(hands) + "\n\n\n\n"
 
 
+def _hands(up1: int | None, up2: int | None, bases: tuple[int, int], secs: tuple[int, int]) -> list[str]:
+    one = session(False, Fault(schedule=(up1, 1, bases[0], secs[0])), hands=8).split("\n\n\n\n")
+    two = session(False, Fault(schedule=(up2, 2, bases[1], secs[1])), hands=8).split("\n\n\n\n")
+    return [h.strip("\n") for h in one + two if h.strip()]
+
+
+def _gg(hand: str, flight: str) -> str:
+    """A hand of :func:`session` in GGPoker's tournament format, of the flight named."""
+    m = re.match(r"PokerStars Hand #(\d+): Tournament #\d+, \S+ USD Hold'em No Limit - Level (I+) \((\d+)/(\d+)\) - "
+                 r"(\S+ \S+) ET\n", hand)  # fmt: skip
+    assert m is not None, hand[:120]
+    hid, level, sb, bb, time = m.groups()
+    head = (f"Poker Hand #TM{hid}: Tournament #9364957, WSOP #77: $5,000 No Limit Hold'em Main Event [{flight}], "
+            f"$25M GTD Hold'em No Limit - Level{len(level)} ({sb}/{bb}) - {time}\n")  # fmt: skip
+    body = re.sub(r"Table '999000222 (\d)'", r"Table '\1'", hand[m.end() :])
+    body = body.replace(" | Rake 0", "")
+    return head + body
+
+
+def flights(behind: bool) -> str:
+    """T007: two flights of one tournament id at once, two tables each (GGPoker format)."""
+    w = [_gg(h, "Flight W") for h in _hands(4, None if behind else 4, (260000001000, 260000002000), (0, 30))]
+    x = [_gg(h, "Flight X") for h in _hands(None, None, (260000003000, 260000004000), (10, 40))]
+    hands = sorted(w + x, key=lambda h: re.findall(r"\d{4}/\d\d/\d\d \d+:\d\d:\d\d", h.split("\n", 1)[0])[0])
+    return "\n\n\n\n".join(hands) + "\n\n\n\n"
+
+
 def main() -> None:
     d = os.path.join(ROOT, "T007")
     os.makedirs(d, exist_ok=True)
-    for name, text in (("good.txt", tables(False)), ("bad.txt", tables(True))):
+    for name, text in (
+        ("good.txt", tables(False)),
+        ("bad.txt", tables(True)),
+        ("flights.txt", flights(False)),
+        ("flights_bad.txt", flights(True)),
+    ):
         with open(os.path.join(d, name), "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     for code, (cash, fault) in CASES.items():

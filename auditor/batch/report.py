@@ -143,6 +143,10 @@ class TimelineRow:
     nights: str
     gaps: str
     codes: str
+    # the table as stored (``table`` above adds the tournament) and the link to its timeline page
+    raw_table: str = ""
+    tournament_id: str | None = None
+    href: str = ""
 
 
 @dataclass(frozen=True)
@@ -415,8 +419,25 @@ def _timelines(store: str, top: int) -> list[TimelineRow]:
     out = []
     for r in rows.head(top).iter_rows(named=True):
         name = r["table"] + (f" (tournament {r['tournament_id']})" if r["tournament_id"] else "")
+        from auditor.batch.timeline import table_key
+
+        href = f"tables/{table_key(r['site'] or '', r['table'], r['tournament_id'])}.html"
         out.append(TimelineRow(r["site"] or "-", name, _time(r["first"]), _time(r["last"]), _n(r["hands"]),
-                               _n(r["nights"]), _n(r["gaps"] or 0), r["codes"] or ""))  # fmt: skip
+                               _n(r["nights"]), _n(r["gaps"] or 0), r["codes"] or "", r["table"],
+                               r["tournament_id"], href))  # fmt: skip
+    return out
+
+
+def _timeline_pages(store: str, rows: list[TimelineRow]) -> dict[str, str]:
+    """The timeline page of each table the report lists (``tables/<key>.html``), by file name."""
+    from auditor.batch.timeline import table_timeline
+
+    out: dict[str, str] = {}
+    for row in rows:
+        tl = table_timeline(store, "" if row.site == "-" else row.site, row.raw_table, row.tournament_id)
+        if tl is not None:
+            page = Page(f"Table {tl.title}", store, "../")
+            out[row.href.removeprefix("tables/")] = report.render("store_table.html.j2", tl=tl, page=page)
     return out
 
 
@@ -439,7 +460,15 @@ def write_store_report(store: str, out: str, nights: int = 14, top: int = 20) ->
         raise ReportError(f"cannot read the audit store {store}: {e}") from e
     html = render(view)
     try:
+        pages = _timeline_pages(store, view.timelines)
+    except (OSError, pl.exceptions.PolarsError) as e:
+        raise ReportError(f"cannot read the audit store {store}: {e}") from e
+    try:
         report.copy_static(report.safe_dir(Path(out)))
+        if pages:
+            tables = report.safe_dir(Path(out) / "tables")
+            for name, text in pages.items():
+                report.write(tables / name, text)
         index = os.path.join(out, "index.html")
         report.write(Path(index), html)
     except OSError as e:

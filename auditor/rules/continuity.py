@@ -25,9 +25,13 @@ def t001() -> None:
     table) in a file of their own (hands picked one by one, such as test samples or a disputed
     hand saved alone: what the table dealt between them is not in the input), for one player who
     left the table and came back, or for one tournament player who is on another seat (moved to
-    another table of the tournament: iPoker's session follows its hero across tables).  Nothing
-    else is judged across a gap.  Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...) deal every
-    hand at a new table and are never chained.
+    another table of the tournament: iPoker's session follows its hero across tables; a moved
+    player keeps their whole stack, Poker TDA 2024 Rule 7).  Across the tables of a tournament
+    (T007), a tournament whose tables are not all on one clock is reported once (reason ``clock``):
+    times printed without a time zone in different files, a clock that goes back, hands with no
+    time; such tables are not compared with each other.  Nothing else is judged across a gap.
+    Fast-fold pools (Zoom, Rush & Cash, Go Fast, ...) deal every hand at a new table and are never
+    chained.
 
     Gaps are context, not problems of the input: ``hhaudit audit`` reports T001 only when it is
     selected by code or prefix (``--extend-select T001``, ``--select T``); ``hhaudit batch``
@@ -43,8 +47,9 @@ def t002() -> None:
 
     The player stayed seated (in both hands) and nothing was printed between the hands, yet chips
     left the table: "ratholing", taking chips off the table while playing on.  Table stakes and
-    house rules keep every chip in play until the player leaves the table (Poker TDA 2026 Rules:
-    chips stay in play and visible; WSOP 2026 Live Action Rules 64 and 186).  The finding names
+    house rules keep every chip in play until the player leaves the table (Poker TDA 2026 Rule 27,
+    2024: 25, chips kept visible and countable; WSOP 2026 Live Action Rules 64 and 186: a player
+    plays only the chips on the table at the start of a hand, and may not remove chips from it).  The finding names
     both hands and gives the amount (``data.amount``, negative), the final stack the replay derived
     from the earlier hand (``expected``) and the stack printed in the later one (``actual``).
 
@@ -63,7 +68,8 @@ def t003() -> None:
     a name with "R/A", a player's rebuy or add-on flag) a stack that grew is such a purchase the
     site did not print (T001), and only chips that vanished are judged.  Chips that appear or vanish
     between two consecutive hands of one table are a fault of the site or a forged record (Poker
-    TDA 2026 Rules: chips stay in play and visible).  Reported with the amount
+    TDA 2026 Rule 27, 2024: 25, chips kept visible and countable; rebuys: TDA 2026 Rule 29, 2024:
+    27; a re-entry's forfeited chips leave play, TDA 2024 Rule 8-B).  Reported with the amount
     (``data.amount``: positive when chips appeared) and both hands.  Only one stack may differ:
     when several do, a hand is missing from the export (a gap, T001).
 
@@ -76,9 +82,10 @@ def t004() -> None:
     """A cash stack grew between two hands where the house allows no top-up between hands.
 
     Most online rooms (PokerStars among them) let a seated player add chips between hands, never
-    during one (table stakes); a room whose profile sets ``top_ups_between_hands = false`` (format
-    card ``[profile]``) allows none, so a stack that grew with no rebuy printed is flagged, with
-    the amount and both hands.  Rebuys and top-ups the site prints are never flagged.
+    during one (table stakes: WSOP 2026 Live Action Rules 64 and 186); a room whose profile sets
+    ``top_ups_between_hands = false`` (format card ``[profile]``) allows none, so a stack that grew
+    with no rebuy printed is flagged, with the amount and both hands.  Rebuys and top-ups the site
+    prints are never flagged.
 
     Example: a room without top-ups; Cy ends hand #3 with $40 and starts hand #4 with $100.
     """
@@ -88,14 +95,15 @@ def t004() -> None:
 def t005() -> None:
     """The button did not move to the next player, with the same players dealt in both hands.
 
-    The button moves one player clockwise every hand.  With the dead-button rule (tournaments, and
-    cash games of houses that use it: Poker TDA 2026 Rule 34, 2024: 32) its next seat depends on
+    The button moves one player clockwise every hand (Poker TDA 2026 Rule 36-A, 2024: 34-A: button
+    placement and movement).  With the dead-button rule (tournaments, and cash games of houses that
+    use it: Poker TDA 2026 Rule 34, 2024: 32; WSOP 2026 Tournament Rule 85) its next seat depends on
     who left; with the same players dealt in both hands every rule book agrees that it moves to
     the next of them clockwise, so a button that stayed or skipped a player is flagged.  Under the
     moving-button rule (a cash profile with ``dead_button_cash = false``) the same holds when
     players only left.  The hand where heads-up begins (the previous button was on a seat not dealt
     in, such as a player sitting out) is not judged: the button may then be moved so that no player
-    posts the big blind twice in a row (Poker TDA 2026 Rule 34, button in heads-up).  Reported on
+    posts the big blind twice in a row (Poker TDA 2026 Rule 36-B, 2024: 34-B, button in heads-up).  Reported on
     the later hand, with the seat expected and the seat printed.
 
     Example: seats 1, 3, 5 and 6 dealt in both hands; the button goes from seat 1 to seat 5.
@@ -106,9 +114,11 @@ def t005() -> None:
 def t006() -> None:
     """Tournament blinds, antes or the level went down between two hands of one table.
 
-    A tournament's blind schedule only goes up (Poker TDA 2026 Rules, levels and the structure
-    sheet): a later hand at lower blinds (or the same blinds with a lower ante, or a lower level
-    number) is a record out of order or a fault of the site.  Reported with both hands and the big
+    A tournament's blind schedule only goes up: a new level starts when the clock announces it and
+    applies from the next hand on (Poker TDA 2026 Rule 25, 2024: 23, New Hand and New Limits; the
+    posted structure sheet, WSOP 2026 Tournament Rules): a later hand at lower blinds (or the same
+    blinds with a lower ante, or a lower level number) is a record out of order or a fault of the
+    site.  Reported with both hands and the big
     blinds (``expected``: the earlier, ``actual``: the later).
 
     Example: hand #20 at level V (100/200), hand #21, one minute later, at 50/100.
@@ -121,8 +131,10 @@ def t007() -> None:
     already started a hand at.
 
     Tournament levels are tournament-wide: the clock raises the blinds at every table at once, and
-    each table plays the new level from its next hand (Poker TDA 2026 Rules and WSOP 2026
-    Tournament Rules: a tournament plays one posted structure, its levels raised by the clock).
+    each table plays the new level from its next hand (Poker TDA 2026 Rule 25, 2024: 23, New Hand
+    and New Limits: "a new level starts on announcement by the floor or audio signal by the clocking
+    system; the new level applies to the next hand"; WSOP 2026 Tournament Rules: one posted
+    structure).
     So the hands of one tournament (site, tournament id, game, structure), across all its tables
     and in time order, imply its schedule: a table that starts a hand at a lower level (big blind,
     then small blind, then ante) than another table started a hand at, three minutes or more
@@ -133,6 +145,17 @@ def t007() -> None:
     ``actual``: this hand's).  A table whose own blinds went down is T006.  Tournament ids that
     are placeholders (``?``, ``999999999``) are not grouped, and hands of one id more than an hour
     apart (the whole tournament idle) are not compared.
+
+    Flights: a multi-flight event may run its flights at once under one tournament id; the
+    tournament's name and buy-in as printed (GGPoker ``... Main Event [Flight W]``, Winamax
+    ``... DAY 1H``) tell them apart, and flights are separate tournaments here and in the per-table
+    checks.  Clocks: hands without a UTC time (888poker prints the local time of the player's
+    computer, Bovada, iPoker, Merge and others a bare time, OnGame ``GMT+0100``), or whose zone the
+    reader only assumed (GGPoker prints none), are compared on their own clock, never with a
+    guessed zone: the zone as printed, or with none printed the file they came from (one export,
+    one clock; a shared offset cancels out).  A clock on which a table's hands go back in time is
+    not trusted.  Tables not all on one trusted clock are not compared with each other, and this is
+    said once per tournament (T001, reason ``clock``).
 
     Example: table 1 plays 100/200 from 20:10; table 2 deals a hand at 50/100 at 20:16.
     """

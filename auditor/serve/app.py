@@ -13,6 +13,7 @@ reuse the HTML report's own view and template, :func:`auditor.report.views.hand_
     GET  /store/findings           the findings, filtered by night, code, site, player, severity
     GET  /store/search?q=          hands by hand id, player, file (part of its path) or code
     GET  /store/hand/{key}/{no}    one hand of the store, read from the file the store recorded
+    GET  /store/table?site=&table=&tournament=   one table's timeline: its hands in order, stacks, T-codes
     GET  /rules/{CODE}.html        a rule's documentation and examples (the report's rule page)
     GET  /static/...               the report's stylesheet and scripts (and serve's own)
 """
@@ -242,6 +243,19 @@ class App:
                          note=note, nav=nav)  # fmt: skip
         return self.html("serve/hand.html.j2", view=view, nav=nav)
 
+    async def store_table(self, request: Request) -> Response:
+        from auditor.batch.timeline import table_timeline
+
+        st = self._need_store()
+        q = request.query_params
+        site, table = q.get("site", "")[:200], q.get("table", "")[:500]
+        tournament = q.get("tournament")
+        tl = await run_in_threadpool(table_timeline, st.root, site, table,
+                                     tournament[:200] if tournament else None, serve=True)  # fmt: skip
+        if tl is None:
+            raise HTTPException(404, "The store holds no hand of this table.")
+        return self.html("serve/table.html.j2", page=_page(f"Table {tl.title}", st.root), tl=tl)
+
     # ------------------------------------------------------------------ the report's rule pages
 
     async def rule_page(self, request: Request) -> Response:
@@ -304,6 +318,7 @@ def create_app(cfg: Config) -> Starlette:
         Route("/store/findings", a.store_findings),
         Route("/store/search", a.store_search),
         Route("/store/hand/{key:str}/{no:str}", a.store_hand),
+        Route("/store/table", a.store_table),
         Route("/rules/{name:str}", a.rule_page),
         Mount("/static", app=static, name="static"),
     ]
