@@ -63,6 +63,7 @@ class Player:
     seated: bool = True
     pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     stack_known: bool = True
+    dealt: bool = False  # in the turn order (``Replay.order``): counted by ``Replay.unfolded``
 
     @property
     def active(self) -> bool:
@@ -169,6 +170,9 @@ class Replay:
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
                             key=lambda pl: pl.pos)  # fmt: skip
         self.seat_numbers = [pl.pos for pl in self.order]
+        for pl in self.order:
+            pl.dealt = True
+        self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
@@ -312,7 +316,14 @@ class Replay:
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
-        return len([pl for pl in self.order if not pl.folded])
+        return self.unfolded
+
+    def fold(self, pl: Player) -> None:
+        """``pl`` folds (or leaves the hand): the count of players still in is kept as it goes."""
+        if not pl.folded:
+            pl.folded = True
+            if pl.dealt:
+                self.unfolded -= 1
 
     def call_level(self, pl: Player) -> int:
         """What ``pl`` must match: the current bet, but never more than any opponent can match.
@@ -341,15 +352,46 @@ class Replay:
         return False
 
     def expected_actor(self) -> Player | None:
+        """The first player after the last actor (or the round's anchor) who :meth:`needs_to_act`.
+
+        One pass over the seats first: the two largest reaches (:meth:`call_level`'s "what any
+        opponent can match", for every seat at once) and how many players can still act, so that
+        finding the actor is linear in the seats, not quadratic.
+        """
         order = self.order
-        if not order or self.not_folded() <= 1:
+        if not order or self.unfolded <= 1:
             return None
+        cur = self.current_bet
+        r1 = r2 = 0  # the largest and second largest reach of a player still in
+        p1: Player | None = None  # who has the largest
+        can_act = 0
+        for q in order:
+            if q.folded:
+                continue
+            if q.all_in or q.capped:
+                r = q.street_bet
+            else:
+                r = q.street_bet + q.stack
+                can_act += 1
+            if r > r1:
+                r1, r2, p1 = r, r1, q
+            elif r > r2:
+                r2 = r
         start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
             pl = order[(first + k) % n]
-            if self.needs_to_act(pl):
+            if pl.folded or pl.all_in or pl.capped:  # (needs_to_act, inlined)
+                continue
+            sb = pl.street_bet
+            if sb < cur:
+                reach = r2 if pl is p1 else r1
+                if sb < (cur if reach >= cur else reach):
+                    return pl
+            if pl.acted:
+                continue
+            if can_act >= 2:  # another player can still act
                 return pl
         return None
 
@@ -515,11 +557,11 @@ class Replay:
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
             if e.kind == "fold" and not hand_over:
-                pl.folded = True
+                self.fold(pl)
             self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
             return
         if e.kind == "fold":
-            pl.folded = True
+            self.fold(pl)
         elif e.kind == "check":
             pass
         else:
@@ -639,7 +681,7 @@ class Replay:
             return
         if any(isinstance(x, M.Action) and x.player == pl.name for x in self.h.events[i + 1 :]):
             return
-        pl.folded = True
+        self.fold(pl)
 
 
 def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:
