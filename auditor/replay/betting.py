@@ -155,8 +155,26 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involving = _INVOLVING_TYPES  # (final classes: a type test is an isinstance test)
-        involved = {e.player for e in hand.events if type(e) in involving and e.player}  # type: ignore[attr-defined]
+        # one pass over the events: who is involved, the antes, the make-up posts (below)
+        # (the model's event classes are final: a type test is an isinstance test)
+        involving = _INVOLVING_TYPES
+        involved: set[str] = set()
+        antes: list[M.Post] = []
+        self.makeup: set[str] = set()
+        for e in hand.events:
+            t = type(e)
+            if t in involving:
+                who: str = e.player  # type: ignore[attr-defined]
+                if who:
+                    involved.add(who)
+                if t is M.Post:
+                    kind = e.kind  # type: ignore[attr-defined]
+                    if kind == "ante":
+                        antes.append(e)  # type: ignore[arg-type]
+                    elif kind in ("dead_small_blind", "missed_blind"):
+                        # players who post a dead blind too: a returning player's make-up, whose big
+                        # blind may be printed before the table's own (OnGame): it does not set the turn order
+                        self.makeup.add(who)
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
@@ -179,7 +197,6 @@ class Replay:
         self.bb = self._nominal_bb(facts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
-        antes = [e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"]
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
         first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
@@ -197,10 +214,6 @@ class Replay:
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
         self.sb_player: Player | None = None
-        # players who post a dead blind too: a returning player's make-up, whose big blind may be
-        # printed before the table's own (OnGame): it does not set the turn order
-        self.makeup = {e.player for e in hand.events if isinstance(e, M.Post)
-                       and e.kind in ("dead_small_blind", "missed_blind")}  # fmt: skip
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
@@ -629,12 +642,15 @@ class Replay:
         self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
 
     def run(self) -> Trace:
-        by_type = self.trace.by_type
-        for e in self.h.events:
-            by_type.setdefault(type(e), []).append(e)
+        by_type = self.trace.by_type  # (no handler reads it while the replay runs: filled as it goes)
         on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
+            same = by_type.get(t)
+            if same is None:
+                by_type[t] = [e]
+            else:
+                same.append(e)
             if t is M.Action:
                 on_action(i, e)  # type: ignore[arg-type]
             elif t is M.Post:

@@ -200,6 +200,8 @@ def b008(t: Trace) -> Iterator[Finding]:
     Example: pot 100, A bets 50: B may raise to at most 250 (50 + 100 + 50 + 50).  251 is flagged.
     """
     h = t.hand
+    if h.structure != "PL":
+        return  # the replay records a pot-limit maximum (``pl_max_to``) in pot-limit hands only
     for s in _live(t, ("bet", "raise")):
         e = s.event
         assert isinstance(e, M.Action)
@@ -222,6 +224,8 @@ def b009(t: Trace) -> Iterator[Finding]:
     Example: $10/$20 on the turn, A bets 20, B raises to 30.  Good: B raises to 40.
     """
     h = t.hand
+    if h.structure != "FL":
+        return  # the replay records a fixed-limit size (``fl_expected_to``) in fixed-limit hands only
     for s in _live(t, ("bet", "raise")):
         e = s.event
         assert isinstance(e, M.Action)
@@ -244,6 +248,8 @@ def b010(t: Trace) -> Iterator[Finding]:
 
     Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
     """
+    if t.hand.structure != "FL":
+        return  # the replay finds a cap exceeded (``fl_cap_exceeded``) in fixed-limit hands only
     for s in t.steps:
         e = s.event
         if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:

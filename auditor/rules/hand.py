@@ -133,7 +133,7 @@ def h002(t: Trace) -> Iterator[Finding]:
             who = "the board"
             seen.update(e.cards)
         for c in cards:
-            if "x" in c.lower() or len(c) < 2:
+            if "x" in c or "X" in c or len(c) < 2:  # (c.lower() has an "x": no str built per card)
                 continue
             prev = owner.get(c)
             if prev is None:
