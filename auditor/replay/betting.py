@@ -538,17 +538,32 @@ class Replay:
         self.trace.steps.append(Step(*args))
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order)."""
+        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
+
+        :meth:`cap_left`, :meth:`min_raise_to` and :meth:`reopened` are inlined (one wager, one
+        call): a subclass changes the facts by overriding this method or the fixed-limit sizes."""
         cur = self.current_bet
+        sb = pl.street_bet
+        stack = pl.stack
+        cap = self.h.cap
+        cap_left = None if cap is None else max(0, cap - pl.live_total - pl.ante_total)
+        base = cur if self.p.min_raise_base == "current_bet" else self.full_level
+        min_raise_to = min(base + self.min_inc, sb + (stack if cap_left is None else min(stack, cap_left)))
+        if not pl.acted:
+            reopened = True
+        elif self.fl:
+            reopened = 2 * (cur - sb) >= self.fl_bet_size()
+        else:
+            reopened = cur - sb >= self.min_inc
         return (
-            self.not_folded() <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, pl.stack,
-            pl.street_bet, cur, max(0, cur - pl.street_bet), self.call_level(pl), self.min_inc,
-            self.min_raise_to(pl), self.bb, self.reopened(pl),
+            self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
+            sb, cur, max(0, cur - sb), self.call_level(pl), self.min_inc,
+            min_raise_to, self.bb, reopened,
             self.pl_max_to(pl) if self.pl else None,
             self.fl_bet_size() if self.fl else None,
             self.fl_expected_to() if self.fl else None,
             self.raises, self.fl and kind == "raise" and self.fl_cap_exceeded(),
-            self.cap_left(pl),
+            cap_left,
         )  # fmt: skip
 
     def on_action(self, i: int, e: M.Action) -> None:
