@@ -104,7 +104,7 @@ def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Ca
         raise ValueError(f"bad rule code {code!r}")
 
     def deco(fn: F) -> F:
-        doc = inspect.cleandoc(fn.__doc__ or "")
+        doc = inspect.cleandoc(fn.__doc__ or _source_doc(fn))
         if not doc:
             raise ValueError(f"rule {code} has no docstring")
         if code in RULES:
@@ -115,6 +115,27 @@ def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Ca
         return fn
 
     return deco
+
+
+@cache
+def _module_docs(module: str) -> dict[str, str]:
+    """The docstrings of a module's functions, read from its ``.py`` source (next to this package's)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    path = root.joinpath(*module.split(".")).with_suffix(".py")
+    try:
+        tree = ast.parse(path.read_text("utf-8"))
+    except OSError:
+        return {}
+    return {n.name: ast.get_docstring(n, clean=False) or "" for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def _source_doc(fn: Callable[..., Any]) -> str:
+    """A rule function's docstring when the function has none at run time: a module compiled by
+    mypyc (the optional compiled build) drops docstrings, but its ``.py`` source ships beside it."""
+    return _module_docs(getattr(fn, "__module__", "") or "").get(getattr(fn, "__name__", ""), "")
 
 
 def catalogue() -> dict[str, Rule]:

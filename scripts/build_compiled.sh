@@ -18,7 +18,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 OUT=build/compiled
-MODULES=(auditor/replay/betting auditor/replay/pots)  # keep in step with the hook's `include`
+# keep in step with the hook's `include` (pyproject.toml) and tests/test_compiled.py's HOT
+MODULES=(
+  auditor/replay/betting
+  auditor/replay/pots
+  auditor/replay/showdown
+  auditor/replay/cards
+  auditor/replay/limits
+  auditor/replay/stud
+  auditor/replay/draw
+  auditor/rules/common
+  auditor/rules/betting
+  auditor/rules/stakes
+  auditor/rules/hand
+  auditor/rules/awards
+  auditor/rules/studdraw
+  auditor/audit
+)
 clean() {
   for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done
   rm -f ./*__mypyc.cpython-*.so auditor/*__mypyc.cpython-*.so

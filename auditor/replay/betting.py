@@ -63,6 +63,7 @@ class Player:
     seated: bool = True
     pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     stack_known: bool = True
+    dealt: bool = False  # in the turn order (``Replay.order``): counted by ``Replay.unfolded``
 
     @property
     def active(self) -> bool:
@@ -154,8 +155,26 @@ class Replay:
         for s in hand.seats:
             if s.player not in self.players:
                 self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        involving = _INVOLVING_TYPES  # (final classes: a type test is an isinstance test)
-        involved = {e.player for e in hand.events if type(e) in involving and e.player}  # type: ignore[attr-defined]
+        # one pass over the events: who is involved, the antes, the make-up posts (below)
+        # (the model's event classes are final: a type test is an isinstance test)
+        involving = _INVOLVING_TYPES
+        involved: set[str] = set()
+        antes: list[M.Post] = []
+        self.makeup: set[str] = set()
+        for e in hand.events:
+            t = type(e)
+            if t in involving:
+                who: str = e.player  # type: ignore[attr-defined]
+                if who:
+                    involved.add(who)
+                if t is M.Post:
+                    kind = e.kind  # type: ignore[attr-defined]
+                    if kind == "ante":
+                        antes.append(e)  # type: ignore[arg-type]
+                    elif kind in ("dead_small_blind", "missed_blind"):
+                        # players who post a dead blind too: a returning player's make-up, whose big
+                        # blind may be printed before the table's own (OnGame): it does not set the turn order
+                        self.makeup.add(who)
         for name in sorted(involved - self.players.keys()):
             self.players[name] = Player(name, -1, 0, 0, seated=False)
         for pl in self.players.values():
@@ -169,13 +188,15 @@ class Replay:
         self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
                             key=lambda pl: pl.pos)  # fmt: skip
         self.seat_numbers = [pl.pos for pl in self.order]
+        for pl in self.order:
+            pl.dealt = True
+        self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
         self.bb = self._nominal_bb(facts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
-        antes = [e for e in hand.events if isinstance(e, M.Post) and e.kind == "ante"]
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
         first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
@@ -193,10 +214,6 @@ class Replay:
         self.house = 0  # money the site put into the pot (cash drop)
         self.bb_player: Player | None = None
         self.sb_player: Player | None = None
-        # players who post a dead blind too: a returning player's make-up, whose big blind may be
-        # printed before the table's own (OnGame): it does not set the turn order
-        self.makeup = {e.player for e in hand.events if isinstance(e, M.Post)
-                       and e.kind in ("dead_small_blind", "missed_blind")}  # fmt: skip
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
         self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
@@ -312,7 +329,14 @@ class Replay:
 
     # ------------------------------------------------------------------ facts
     def not_folded(self) -> int:
-        return len([pl for pl in self.order if not pl.folded])
+        return self.unfolded
+
+    def fold(self, pl: Player) -> None:
+        """``pl`` folds (or leaves the hand): the count of players still in is kept as it goes."""
+        if not pl.folded:
+            pl.folded = True
+            if pl.dealt:
+                self.unfolded -= 1
 
     def call_level(self, pl: Player) -> int:
         """What ``pl`` must match: the current bet, but never more than any opponent can match.
@@ -341,15 +365,46 @@ class Replay:
         return False
 
     def expected_actor(self) -> Player | None:
+        """The first player after the last actor (or the round's anchor) who :meth:`needs_to_act`.
+
+        One pass over the seats first: the two largest reaches (:meth:`call_level`'s "what any
+        opponent can match", for every seat at once) and how many players can still act, so that
+        finding the actor is linear in the seats, not quadratic.
+        """
         order = self.order
-        if not order or self.not_folded() <= 1:
+        if not order or self.unfolded <= 1:
             return None
+        cur = self.current_bet
+        r1 = r2 = 0  # the largest and second largest reach of a player still in
+        p1: Player | None = None  # who has the largest
+        can_act = 0
+        for q in order:
+            if q.folded:
+                continue
+            if q.all_in or q.capped:
+                r = q.street_bet
+            else:
+                r = q.street_bet + q.stack
+                can_act += 1
+            if r > r1:
+                r1, r2, p1 = r, r1, q
+            elif r > r2:
+                r2 = r
         start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
             pl = order[(first + k) % n]
-            if self.needs_to_act(pl):
+            if pl.folded or pl.all_in or pl.capped:  # (needs_to_act, inlined)
+                continue
+            sb = pl.street_bet
+            if sb < cur:
+                reach = r2 if pl is p1 else r1
+                if sb < (cur if reach >= cur else reach):
+                    return pl
+            if pl.acted:
+                continue
+            if can_act >= 2:  # another player can still act
                 return pl
         return None
 
@@ -483,17 +538,32 @@ class Replay:
         self.trace.steps.append(Step(*args))
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order)."""
+        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
+
+        :meth:`cap_left`, :meth:`min_raise_to` and :meth:`reopened` are inlined (one wager, one
+        call): a subclass changes the facts by overriding this method or the fixed-limit sizes."""
         cur = self.current_bet
+        sb = pl.street_bet
+        stack = pl.stack
+        cap = self.h.cap
+        cap_left = None if cap is None else max(0, cap - pl.live_total - pl.ante_total)
+        base = cur if self.p.min_raise_base == "current_bet" else self.full_level
+        min_raise_to = min(base + self.min_inc, sb + (stack if cap_left is None else min(stack, cap_left)))
+        if not pl.acted:
+            reopened = True
+        elif self.fl:
+            reopened = 2 * (cur - sb) >= self.fl_bet_size()
+        else:
+            reopened = cur - sb >= self.min_inc
         return (
-            self.not_folded() <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, pl.stack,
-            pl.street_bet, cur, max(0, cur - pl.street_bet), self.call_level(pl), self.min_inc,
-            self.min_raise_to(pl), self.bb, self.reopened(pl),
+            self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
+            sb, cur, max(0, cur - sb), self.call_level(pl), self.min_inc,
+            min_raise_to, self.bb, reopened,
             self.pl_max_to(pl) if self.pl else None,
             self.fl_bet_size() if self.fl else None,
             self.fl_expected_to() if self.fl else None,
             self.raises, self.fl and kind == "raise" and self.fl_cap_exceeded(),
-            self.cap_left(pl),
+            cap_left,
         )  # fmt: skip
 
     def on_action(self, i: int, e: M.Action) -> None:
@@ -515,11 +585,11 @@ class Replay:
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
             if e.kind == "fold" and not hand_over:
-                pl.folded = True
+                self.fold(pl)
             self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
             return
         if e.kind == "fold":
-            pl.folded = True
+            self.fold(pl)
         elif e.kind == "check":
             pass
         else:
@@ -587,12 +657,15 @@ class Replay:
         self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
 
     def run(self) -> Trace:
-        by_type = self.trace.by_type
-        for e in self.h.events:
-            by_type.setdefault(type(e), []).append(e)
+        by_type = self.trace.by_type  # (no handler reads it while the replay runs: filled as it goes)
         on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
+            same = by_type.get(t)
+            if same is None:
+                by_type[t] = [e]
+            else:
+                same.append(e)
             if t is M.Action:
                 on_action(i, e)  # type: ignore[arg-type]
             elif t is M.Post:
@@ -639,7 +712,7 @@ class Replay:
             return
         if any(isinstance(x, M.Action) and x.player == pl.name for x in self.h.events[i + 1 :]):
             return
-        pl.folded = True
+        self.fold(pl)
 
 
 def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:

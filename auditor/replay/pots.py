@@ -301,13 +301,15 @@ def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
     if printed and len(printed) == len(pt.pots) and all(0 <= n <= p.amount for p, n in zip(pt.pots, printed,
                                                                                             strict=True)):  # fmt: skip
         # the site's own net pots, when they are possible (A003 reports impossible ones)
-        return [replace(p, net=n) for p, n in zip(pt.pots, printed, strict=True)]
+        return [Pot(p.label, p.amount, p.eligible, p.low, p.high, p.contributors, p.dead, n)
+                for p, n in zip(pt.pots, printed, strict=True)]  # fmt: skip
     take = pt.rake + pt.fees  # main pot first
     out = []
     for p in pt.pots:
         cut = min(take, p.amount)
         take -= cut
-        out.append(replace(p, net=p.amount - cut))
+        # (``replace(p, net=...)``, spelled out: it is built for every pot of every hand)
+        out.append(Pot(p.label, p.amount, p.eligible, p.low, p.high, p.contributors, p.dead, p.amount - cut))
     return out
 
 

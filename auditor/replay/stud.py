@@ -158,7 +158,7 @@ class StudReplay(CompletionMixin, Replay):
 
     def _anchor_before(self, pl: Player) -> None:
         idx = self.order.index(pl)
-        self.anchor_seat = self.order[idx - 1].seat if len(self.order) > 1 else pl.seat - 1
+        self.anchor_seat = float(self.order[idx - 1].seat if len(self.order) > 1 else pl.seat - 1)  # (float: mypyc)
 
     def _anchor_from(self, candidates: list[Player] | None) -> None:
         """Start the round at the candidate (one), or at the printed first actor when the rules
@@ -183,7 +183,7 @@ class StudReplay(CompletionMixin, Replay):
         bring = next((e for e in self.h.events if isinstance(e, M.Post) and e.kind == "bring_in"), None)
         if bring is not None and bring.player in self.players and self.players[bring.player].seated:
             # action starts left of the bring-in, whoever posted it (a wrong bring-in is B012's finding)
-            self.anchor_seat = self.players[bring.player].seat
+            self.anchor_seat = float(self.players[bring.player].seat)
         else:
             self._anchor_from(self.bring_in_candidates())
 

@@ -17,7 +17,7 @@ from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import Pot, PotTrace
-from auditor.rules.common import flag, money
+from auditor.rules.common import card_events, flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
 _CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
@@ -596,7 +596,7 @@ def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         return
     board: list[str] = []
     described: set[str] = set()
-    for e in h.events:
+    for e in card_events(t):
         if type(e) not in _BOARD_OR_SHOW:  # the model's event classes are final: a type test is an isinstance test
             continue
         if isinstance(e, M.Board) and e.run == 1:

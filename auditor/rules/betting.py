@@ -200,6 +200,8 @@ def b008(t: Trace) -> Iterator[Finding]:
     Example: pot 100, A bets 50: B may raise to at most 250 (50 + 100 + 50 + 50).  251 is flagged.
     """
     h = t.hand
+    if h.structure != "PL":
+        return  # the replay records a pot-limit maximum (``pl_max_to``) in pot-limit hands only
     for s in _live(t, ("bet", "raise")):
         e = s.event
         assert isinstance(e, M.Action)
@@ -222,6 +224,8 @@ def b009(t: Trace) -> Iterator[Finding]:
     Example: $10/$20 on the turn, A bets 20, B raises to 30.  Good: B raises to 40.
     """
     h = t.hand
+    if h.structure != "FL":
+        return  # the replay records a fixed-limit size (``fl_expected_to``) in fixed-limit hands only
     for s in _live(t, ("bet", "raise")):
         e = s.event
         assert isinstance(e, M.Action)
@@ -244,6 +248,8 @@ def b010(t: Trace) -> Iterator[Finding]:
 
     Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
     """
+    if t.hand.structure != "FL":
+        return  # the replay finds a cap exceeded (``fl_cap_exceeded``) in fixed-limit hands only
     for s in t.steps:
         e = s.event
         if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:
@@ -279,20 +285,26 @@ def _completes_bring_in(t: Trace, s: Step) -> bool:
     return t.hand.game in ("stud", "stud_hilo", "razz") and s.fl_raises == 0 and s.street in ("third", "preflop")
 
 
-def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> Iterator[Step]:
+def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> list[Step]:
     """Betting steps of actions (of ``kinds``, when given) by a player still in the hand, before it
-    ended (an action by a folded or all-in player, or after the end, is B005's finding)."""
-    live: list[Step] | None = t.cache.get("live_steps")
+    ended (an action by a folded or all-in player, or after the end, is B005's finding).
+
+    A per-hand index shared by the rules that read it: each selection is built once per hand
+    (from the live steps, themselves picked once), not filtered again by every rule."""
+    cache = t.cache
+    key = "live:" + ",".join(kinds) + (":seated" if seated else "")
+    got: list[Step] | None = cache.get(key)
+    if got is not None:
+        return got
+    live: list[Step] | None = cache.get("live_steps")
     if live is None:  # computed once per hand, shared by every rule that reads it
-        live = t.cache["live_steps"] = [
+        live = cache["live_steps"] = [
             s for s in t.steps
             if s.betting and isinstance(s.event, M.Action) and not (s.hand_over or s.actor_folded or s.actor_all_in)
         ]  # fmt: skip
-    for s in live:
-        if (kinds and s.event.kind not in kinds) or (seated and not s.actor_seated):
-            continue
-        yield s
+    got = cache[key] = [s for s in live if (not kinds or s.event.kind in kinds) and (not seated or s.actor_seated)]
+    return got
 
 
-def _wagers(t: Trace, kind: str) -> Iterator[Step]:
+def _wagers(t: Trace, kind: str) -> list[Step]:
     return _live(t, (kind,), seated=True)

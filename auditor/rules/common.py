@@ -5,10 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import findings as F
+from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats.money import format_minor
 from auditor.model import Hand
 from auditor.replay.betting import Trace
+
+_CARD_EVENTS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult, M.Board})
+
+
+def card_events(t: Trace) -> list[M.Event]:
+    """The hand's events that deal, show or muck cards (hole cards, shows, mucks, the summary's
+    seat results, boards), in record order: one pass over the events per hand, shared by the rules
+    that read cards (H002, H004, D001) instead of each walking every event."""
+    got: list[M.Event] | None = t.cache.get("card_events")
+    if got is None:  # (the model's event classes are final: a type test is an isinstance test)
+        got = t.cache["card_events"] = [e for e in t.hand.events if type(e) in _CARD_EVENTS]
+    return got
 
 
 def money(hand: Hand, amount: int | None) -> str:

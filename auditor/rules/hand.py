@@ -11,7 +11,7 @@ from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
-from auditor.rules.common import flag
+from auditor.rules.common import card_events, flag
 from auditor.seenstore import SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
@@ -117,9 +117,7 @@ def h002(t: Trace) -> Iterator[Finding]:
         return
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
-    for e in h.events:
-        if type(e) not in _DEALS:  # the model's event classes are final: a type test is an isinstance test
-            continue
+    for e in card_events(t):  # (every one of _DEALS's types)
         cards: tuple[str, ...] = ()
         who = ""
         if isinstance(e, M.HoleCards):
@@ -133,7 +131,7 @@ def h002(t: Trace) -> Iterator[Finding]:
             who = "the board"
             seen.update(e.cards)
         for c in cards:
-            if "x" in c.lower() or len(c) < 2:
+            if "x" in c or "X" in c or len(c) < 2:  # (c.lower() has an "x": no str built per card)
                 continue
             prev = owner.get(c)
             if prev is None:
@@ -158,8 +156,8 @@ def h004(t: Trace) -> Iterator[Finding]:
     if want is None:
         return
     reported: set[str] = set()
-    for e in h.events:
-        if type(e) not in _HOLDINGS:  # (final classes, as in h002)
+    for e in card_events(t):
+        if type(e) not in _HOLDINGS:  # (final classes: the boards are left out)
             continue
         if isinstance(e, M.HoleCards):
             cards = e.cards + e.new_cards
