@@ -459,48 +459,57 @@ def _span_sums(
     return pl.DataFrame(cols)
 
 
-def _id_number(ids: pl.Series) -> pl.Series:
+def _id_number(ids: pl.Series) -> tuple[pl.Series, bool]:
     """The hand number of :func:`_keys` (the last digits of the id, at most 18), without the regular
-    expression for the ids that are plain numbers of at most 18 digits (the value is the same)."""
+    expression for the ids that are plain numbers of at most 18 digits (the value is the same); and
+    whether every id is such a number."""
     no = ids.cast(pl.Int64, strict=False)
     plain = (no >= 0) & (ids.str.len_bytes() <= 18)
     plain = plain.fill_null(False)
     if bool(plain.all()):
-        return no
+        return no, True
     where = pl.int_range(ids.len(), dtype=pl.Int64, eager=True).filter(~plain)
     other = ids.filter(~plain).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
-    return no.scatter(where, other)
+    return no.scatter(where, other), False
 
 
-def _table_order(base: pl.DataFrame) -> pl.DataFrame:
-    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands.
+def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
+    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands;
+    and whether every hand id is a plain number (:func:`_id_number`).
 
     A store's hands usually come table by table in time order: then no sort is needed (the tables'
-    own order does not matter, only each table's), nor, without a repeated id, the first of each id."""
-    ids = base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13))
-    ids = ids.with_columns(_no=_id_number(base["hand_id"]))
+    own order does not matter, only each table's), nor, without a repeated id, the first of each id
+    (plain numbers rising along each table are not repeated: then the ids are not even hashed)."""
+    no_, plain = _id_number(base["hand_id"])
+    ids = base.select("_r", "tkey", "start_utc", _no=no_)
     top = pl.Int64.max()
     start = pl.col("start_utc").dt.epoch("us").fill_null(top)
     no = pl.col("_no").fill_null(top)
     same_t = pl.col("tkey") == pl.col("tkey").shift(1)
     later = (start > start.shift(1)) | ((start == start.shift(1)) & (no >= no.shift(1)))
+    # each table one run of rows: as many runs as tables (every table begins a run)
     runs = ids.select(
-        changes=(~same_t.fill_null(False)).sum(), tables=pl.col("tkey").n_unique(), ordered=(~same_t | later).all()
+        changes=(~same_t.fill_null(False)).sum(),
+        tables=pl.col("tkey").filter(~same_t.fill_null(False)).n_unique(),
+        ordered=(~same_t | later).all(),
     )
     changes, tables, ordered = runs.row(0)
     if not (changes == tables and ordered):
         ids = ids.sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
-    if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
-        ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+    rising = plain and bool(ids.select((~same_t | (pl.col("_no") > pl.col("_no").shift(1))).all()).item())
+    if not rising:
+        ids = ids.with_columns(_id=base["hand_id"].hash(seed=13).gather(ids["_r"]))
+        if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
+            ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
     first = pl.when(~same_t.fill_null(False)).then(pl.int_range(pl.len(), dtype=pl.Int64)).forward_fill()
-    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first)
+    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first), plain
 
 
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
     base_lf, _ = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
     base = base_lf.collect()
-    order_ = _table_order(base)
+    order_, plain = _table_order(base)
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
     idx = order_["_r"]
@@ -616,10 +625,15 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
         no = pl.coalesce(win.struct.field("2"), other.struct.field("2")).cast(pl.Int64, strict=False)
         return prefix, no
 
-    prefix_a, a_no = counter("hand_id")
-    prefix_b, b_no = counter("prev_hand_id")
-    counted = a_no.is_not_null() & b_no.is_not_null()
-    jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
+    if plain:  # plain numbers: no counter
+        jump = pl.lit(False)
+    else:  # the previous hand's counter: this one's of the hand before, in one table
+        prefix_a, a_no = counter("hand_id")
+        h = h.with_columns(_cp=prefix_a, _cn=a_no)
+        prefix_a, a_no = pl.col("_cp"), pl.col("_cn")
+        prefix_b, b_no = (pl.when(same_table).then(pl.col(c).shift(1)) for c in ("_cp", "_cn"))
+        counted = a_no.is_not_null() & b_no.is_not_null()
+        jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
     # two hands each alone in its own file: single-hand exports (the hands between are unknown)
     single = (pl.col("path") != pl.col("prev_path")) & pl.col("_alone") & pl.col("_prev_alone")
     gap = (
