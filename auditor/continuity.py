@@ -304,11 +304,13 @@ def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.Data
     """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
     (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
     flat one; each input is read once."""
+    # one chunk each: a gather over many chunks (a Parquet file's row groups) costs several times more
     if seats is None:
         df = hands.select(*_SCALARS, "seats").collect()
-        return df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats"), flat_seats(df)
-    df = hands.select(*_SCALARS, N_SEATS).collect()
-    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect())
+        hf = df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats").rechunk()
+        return hf, flat_seats(df).rechunk()
+    df = hands.select(*_SCALARS, N_SEATS).collect().rechunk()
+    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect().rechunk())
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
 
 
@@ -431,30 +433,54 @@ def _span_sums(
     count: pl.Series,
     sums: dict[str, pl.Expr],
     mins: dict[str, pl.Expr],
+    flags: dict[str, pl.Expr] | None = None,
 ) -> pl.DataFrame:
     """Sums and minimums over each hand's rows (``h``: the hand of each row, each hand's rows
     consecutive: ``start``, ``count``), one row per hand; null for a hand without rows.  Running
     sums, no group-by.  Integer sums wrap around like polars' ``sum``; ``mins`` values must lie
-    within +-2**20."""
-    vals = rows.select(**sums, **mins)
+    within +-2**20; ``flags`` (booleans, null counted as false) are counted, three in one running sum
+    of 21-bit fields when every hand has fewer than 2**21 rows."""
+    flags = flags or {}
+    width = 21
+    mask = (1 << width) - 1
+    packs = [list(flags)[i : i + 3] for i in range(0, len(flags), 3)]
+    if (count.max() or 0) > mask:  # type: ignore[operator]
+        packs = [[f] for f in flags]
+    words = {
+        f"_w{i}": pl.sum_horizontal(flags[f].fill_null(False).cast(pl.UInt64) * (1 << (width * j)) for j, f in
+                                   enumerate(names))
+        for i, names in enumerate(packs)
+    }  # fmt: skip
+    # g: the rank of the row's group (hand) in row order
+    gs = (h != h.shift(1)).fill_null(True).cast(pl.Int64).cum_sum() if mins else h
+    groups = int(gs[-1]) if mins and gs.len() else 0
+    # a running minimum of (groups - g) * 2**21 + 2**20 + value: an earlier group's values are all larger
+    keys = {
+        n: pl.when(e.is_not_null())
+        .then((groups - pl.col("_g")) * (1 << 21) + (1 << 20) + e.cast(pl.Int64))
+        .otherwise((groups + 2) * (1 << 21))
+        for n, e in mins.items()
+    }
+    vals = rows.with_columns(_g=gs).select(**sums, **words, **keys)
     end = start + count
     cols: dict[str, pl.Series] = {}
+
+    before = (start - 1).clip(0)
+
+    def total(v: pl.Series) -> pl.Series:
+        run = (v.fill_null(0) if v.null_count() else v).cum_sum()
+        return run.gather(end - 1) - run.gather(before).set(start == 0, 0)
+
     for name in sums:
         v = vals[name]
-        v = v.cast(pl.UInt32) if v.dtype == pl.Boolean else v
-        run = pl.Series([0], dtype=v.dtype).append(v.fill_null(0).cum_sum())
-        cols[name] = run.gather(end) - run.gather(start)
-    if mins:
-        # a running minimum of (groups - g) * 2**21 + 2**20 + value, g the rank of the row's group
-        # in row order: an earlier group's values are all larger
-        g = (h != h.shift(1)).fill_null(True).cum_sum().cast(pl.Int64)
-        groups = int(g[-1]) if g.len() else 0
-        own = (groups - g.gather(start)) * (1 << 21)
+        cols[name] = total(v.cast(pl.UInt32) if v.dtype == pl.Boolean else v)
+    for i, names in enumerate(packs):
+        t = total(vals[f"_w{i}"])
+        for j, f in enumerate(names):
+            cols[f] = ((t // (1 << (width * j))) % (1 << width)).cast(pl.UInt32)
+    own = (groups - gs.gather(start)) * (1 << 21)
     for name in mins:
-        v = vals[name].cast(pl.Int64)
-        key = pl.select(pl.when(v.is_not_null()).then((groups - g) * (1 << 21) + (1 << 20) + v)
-                        .otherwise((groups + 2) * (1 << 21))).to_series()  # fmt: skip
-        got = key.cum_min().gather(end - 1) - own
+        got = vals[name].cum_min().gather(end - 1) - own
         cols[name] = pl.select(pl.when((got >= 0) & (got < (1 << 21))).then(got - (1 << 20))).to_series()
     return pl.DataFrame(cols)
 
@@ -580,15 +606,16 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     # per hand (in table order), over its seats
     per = _span_sums(
         sd, h_of, links.start, links.count,
-        sums={
+        # the players dealt in, as an order-free hash of (seat, player)
+        sums={"roster": pl.col("rh")},
+        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
+        flags={
             "joined": active & ~pl.col("prev_active"),
-            # the players dealt in, as an order-free hash of (seat, player), and how many
-            "roster": pl.col("rh"),
+            # how many players are dealt in
             "dealt": active,
             # the previous hand's button seat is dealt in here (heads-up going on, not beginning)
             "btn_dealt": active & (pl.col("dist") == 999),
         },
-        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
     )  # fmt: skip
     seated = links.count.is_not_null()
 
