@@ -296,8 +296,8 @@ def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     n = hands.select(pl.col(N_SEATS).fill_null(0).cast(pl.Int64)).to_series()
     if int(n.sum() or 0) != seats.height:
         raise ValueError(f"the hands have {int(n.sum() or 0)} seats in all (n_seats), the seat frame {seats.height}")
-    rows = pl.int_range(hands.height, eager=True, dtype=pl.Int64)
-    return seats.with_columns(_in=rows.gather(rows.repeat_by(n).explode().drop_nulls()))
+    at = pl.int_range(hands.height, eager=True, dtype=pl.get_index_type()).repeat_by(n).explode()
+    return seats.with_columns(_in=at.drop_nulls() if at.null_count() else at)
 
 
 def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -533,8 +533,12 @@ def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
 
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
-    base_lf, _ = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
-    base = base_lf.collect()
+    # the chainable hands (as :func:`_keys`; no copy when all are)
+    keep = ~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False) & pl.col("table").is_not_null()
+    base = df.with_row_index("_in")
+    if not df.select((keep & pl.col("_has")).all()).item():
+        base = base.filter(keep & pl.col("_has"))
+    base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
     order_, plain = _table_order(base)
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
