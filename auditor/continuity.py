@@ -452,7 +452,11 @@ def _span_sums(
         for i, names in enumerate(packs)
     }  # fmt: skip
     # g: the rank of the row's group (hand) in row order
-    gs = (h != h.shift(1)).fill_null(True).cast(pl.Int64).cum_sum() if mins else h
+    # (hands in order: the hand's own number)
+    if h.is_sorted():
+        gs = h.cast(pl.Int64)
+    else:
+        gs = (h != h.shift(1)).fill_null(True).cast(pl.Int64).cum_sum() if mins else h
     groups = int(gs[-1]) if mins and gs.len() else 0
     # a running minimum of (groups - g) * 2**21 + 2**20 + value: an earlier group's values are all larger
     keys = {
