@@ -302,19 +302,21 @@ def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     n = hands.select(pl.col(N_SEATS).fill_null(0).cast(pl.Int64)).to_series()
     if int(n.sum() or 0) != seats.height:
         raise ValueError(f"the hands have {int(n.sum() or 0)} seats in all (n_seats), the seat frame {seats.height}")
-    rows = pl.int_range(hands.height, eager=True, dtype=pl.Int64)
-    return seats.with_columns(_in=rows.gather(rows.repeat_by(n).explode().drop_nulls()))
+    at = pl.int_range(hands.height, eager=True, dtype=pl.get_index_type()).repeat_by(n).explode()
+    return seats.with_columns(_in=at.drop_nulls() if at.null_count() else at)
 
 
 def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
     (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
     flat one; each input is read once."""
+    # one chunk each: a gather over many chunks (a Parquet file's row groups) costs several times more
     if seats is None:
         df = hands.select(*_SCALARS, "seats").collect()
-        return df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats"), flat_seats(df)
-    df = hands.select(*_SCALARS, N_SEATS).collect()
-    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect())
+        hf = df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats").rechunk()
+        return hf, flat_seats(df).rechunk()
+    df = hands.select(*_SCALARS, N_SEATS).collect().rechunk()
+    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect().rechunk())
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
 
 
@@ -326,133 +328,235 @@ def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFr
     return _check(df, sf, max_gap)
 
 
-def _previous_rows(seats: pl.DataFrame, hands: int) -> pl.Series:
-    """For each seat row (``pkey``: the player at the table, ``_h``: the hand's place in table order,
-    ``seat``), the row of the same player's previous seat: the row before it in (``pkey``, ``_h``,
-    row) order; null for the first.
+@dataclass
+class _Links:
+    """Each seat row's previous row of the same player (see :func:`_links`)."""
 
-    Most rows are found without a sort: a player in the same seat as in the hand just before (and
-    once in both hands) continues that row.  The other rows (first appearances, seat changes,
-    returns, hands with a player or a seat twice) and the rows no later row continues are few; they
-    alone are sorted, and each of the others finds its previous row among them (the row before a
-    broken chain of continued rows is the end of the chain before: it is among them)."""
-    n = seats.height
-    f = seats.select(
-        _row=pl.int_range(pl.len(), dtype=pl.Int64),
-        _h=pl.col("_h").cast(pl.Int64),
-        seat=pl.col("seat").cast(pl.Int64),
-        pkey=pl.col("pkey"),
-    ).with_columns(ok=pl.col("seat").is_between(0, 63).fill_null(False))
-    width = int(f.select(pl.col("seat").filter(pl.col("ok")).max()).item() or 0) + 1
-    cont = pl.Series("_c", [], dtype=pl.Int64)  # the row each continued row continues
-    fast = pl.repeat(False, n, eager=True)
-    if n and hands * width <= 16 * n + 1_000_000:
-        # the row of each (hand, seat): a map of hands x seat numbers
-        ok = f.filter(pl.col("ok")).select("_row", "_h", slot=pl.col("_h") * width + pl.col("seat"))
-        where = pl.repeat(None, hands * width, dtype=pl.Int64, eager=True).scatter(ok["slot"], ok["_row"])
-        # hands with a seat twice, or a player twice, are left to the sort
-        clash = ok.filter(where.gather(ok["slot"]) != ok["_row"])["_h"]
-        pair = f.select(pl.col("pkey").cast(pl.UInt64) ^ (pl.col("_h").cast(pl.UInt64) * 0x9E3779B97F4A7C15))
-        pair_s = pair.to_series()  # equal for a player twice in a hand (rarely for others: left to the sort)
-        twice_p = f["_h"].filter(pair_s.is_duplicated()) if pair_s.n_unique() < n else clash.clear()
-        twice = pl.repeat(False, hands, eager=True).scatter(clash, True).scatter(twice_p, True)
-        at = f.select(c=pl.when(pl.col("ok") & (pl.col("_h") >= 1)).then((pl.col("_h") - 1) * width + pl.col("seat")))[
-            "c"
-        ]
-        cand = where.gather(at)
-        h = f["_h"]
-        same = f["pkey"] == f["pkey"].gather(cand)
-        fast = (same & ~twice.gather(h) & ~twice.gather((h - 1).clip(0))).fill_null(False)
-        cont = cand.filter(fast)
-    prev = pl.repeat(None, n, dtype=pl.Int64, eager=True).scatter(f["_row"].filter(fast), cont)
-    # the rows not continued from the hand before, and the rows not continued by the hand after
-    ends = pl.repeat(True, n, eager=True).scatter(cont, False)
-    few = f.select("_row", "pkey", "_h").filter(~fast | ends).sort(["pkey", "_h"], maintain_order=True)
-    few = few.with_columns(_prev=pl.when(pl.col("pkey") == pl.col("pkey").shift(1)).then(pl.col("_row").shift(1)))
+    start: pl.Series  # per hand (0 <= _h < hands): its first seat row, null for a hand without rows
+    count: pl.Series  # per hand: its number of seat rows, null for a hand without rows
+    prev: pl.Series  # per row: the previous row found by the fast path, null for the others
+    fast: pl.Series  # per row: found by the fast path
+    few: pl.DataFrame  # the other rows: ``_row``, ``_h`` and their previous row ``_prev`` (null: none)
+
+
+def _spans(h: pl.Series, hands: int) -> tuple[pl.Series, pl.Series] | None:
+    """Each hand's first row and number of rows in ``h`` (the hand of each row), null for a hand
+    without rows; None when some hand's rows are not consecutive."""
+    n = h.len()
+    first = (h != h.shift(1)).fill_null(True)
+    rows = pl.int_range(n, dtype=pl.Int64, eager=True)
+    starts, hs = rows.filter(first), h.filter(first)
+    if not (hs.is_sorted() or hs.n_unique() == hs.len()):  # sorted: each change is a new hand
+        return None
+    count = starts.shift(-1, fill_value=n) - starts
+    if hs.len() == hands and hs.is_sorted():  # every hand has rows, in order
+        return starts, count
+
+    def blank() -> pl.Series:
+        return pl.repeat(None, hands, dtype=pl.Int64, eager=True)
+
+    return blank().scatter(hs, starts), blank().scatter(hs, count)  # (scatter writes in place)
+
+
+def _rows_of(start: pl.Series, count: pl.Series, which: pl.Series) -> pl.Series:
+    """The rows of the hands ``which`` (a mask over hands) with rows, in hand order."""
+    sel = pl.DataFrame({"s": start, "c": count}).filter(which & count.is_not_null())
+    if sel.is_empty():
+        return pl.Series([], dtype=pl.Int64)
+    return sel.select(pl.int_ranges("s", pl.col("s") + pl.col("c"), dtype=pl.Int64).explode()).to_series()
+
+
+def _links(h: pl.Series, key: pl.Series, hands: int) -> _Links:
+    """For each row (``h``: its hand's place in table order, ``key``: the player at the table), the
+    row of the same key before it in (key, hand, row) order; null for the first.
+
+    When each hand's rows are consecutive (the seats of a hand), most rows are found without a sort:
+    a row continues the row at the same position in the hand just before when that row has the same
+    key, and neither hand holds a key twice (a hand with the same keys in the same order as the hand
+    before holds one twice when that hand does: checked only where the roster changes).  The other
+    rows, and the rows no row continues, are few; they alone are sorted, and each of the others
+    finds its previous row among them (the row before a broken chain of continued rows is the end of
+    the chain before: it is among them)."""
+    n = h.len()
+    rows = pl.int_range(n, dtype=pl.Int64, eager=True)
+    spans = _spans(h, hands) if n else None
+    if spans is None:  # no fast path: every row is sorted
+        start = count = pl.repeat(None, hands, dtype=pl.Int64, eager=True)
+        fast, cand = pl.repeat(False, n, eager=True), pl.repeat(None, n, dtype=pl.Int64, eager=True)
+        look = rows
+    else:
+        start, count = spans
+        # the row at the same position in the hand before: row - (start - start before), while the
+        # position is below the count of the hand before
+        per = pl.DataFrame({"s": start, "c": count}).select(
+            dist=pl.col("s") - pl.col("s").shift(1), lim=pl.col("s") + pl.col("c").shift(1)
+        )
+        hd = per.select(pl.all().gather(h))
+        cand = hd.select(pl.when(rows < pl.col("lim")).then(rows - pl.col("dist"))).to_series()
+        fast = (key.gather(cand) == key).fill_null(False)
+        # per hand: all its rows continue the hand before, which has as many (the same roster)
+        run = pl.Series([0], dtype=pl.UInt32).append(fast.cast(pl.UInt32).cum_sum())
+        same = ((run.gather(start + count) - run.gather(start)) == count) & (count == count.shift(1))
+        same = same.fill_null(False)
+        # a key twice in a hand: looked for in the hands that do not repeat the roster before them
+        chk = _rows_of(start, count, ~same)
+        twice = pl.repeat(False, hands, eager=True)
+        if chk.len():
+            pairs = pl.DataFrame({"h": h.gather(chk), "k": key.gather(chk)})
+            dup = pairs.filter(pairs.is_duplicated())["h"].unique()
+            twice = twice.scatter(dup, True)
+        twice = twice.set(same, None).forward_fill()  # a repeated roster keeps the hand before's keys
+        ok = ~twice & ~twice.shift(1, fill_value=False)
+        bad = _rows_of(start, count, ~ok)
+        if bad.len():
+            fast = fast.scatter(bad, False)
+        whole = same & ok  # every row of the hand is continued from the hand before
+        # the rows not continued (the hands before a hand not wholly continued), and not continuing
+        nxt = _rows_of(start, count, ~whole)
+        nxt_fast = fast.gather(nxt)
+        ends = _rows_of(start, count, ~whole.shift(-1, fill_value=False))
+        ends = ends.filter(~ends.is_in(cand.gather(nxt.filter(nxt_fast)).implode()))
+        look = pl.concat([nxt.filter(~nxt_fast), ends]).unique()
+    few = pl.DataFrame({"_row": look, "_h": h.gather(look), "_k": key.gather(look)}).sort(["_k", "_h", "_row"])
+    few = few.select("_row", "_h", _prev=pl.when(pl.col("_k") == pl.col("_k").shift(1)).then(pl.col("_row").shift(1)))
     few = few.filter(~fast.gather(few["_row"]))
-    return prev.scatter(few["_row"], few["_prev"])
+    prev = cand.set(~fast, None) if n else cand
+    return _Links(start, count, prev, fast, few)
 
 
-def _per_hand(seats: pl.DataFrame, hands: int, sums: dict[str, pl.Expr], mins: dict[str, pl.Expr]) -> pl.DataFrame:
-    """Sums and minimums over each hand's seats, one row per hand (``_r``, ``0 <= _r < hands``; a
-    hand's seats are consecutive rows, hands in ``_r`` order); null for a hand without seats.
-    Running sums, no group-by.  Integer sums wrap around like polars' ``sum``; ``mins`` values must
-    lie within +-2**20."""
-    r = seats["_r"].cast(pl.Int64)
-    rows = pl.int_range(hands, dtype=pl.Int64, eager=True)
-    bounds = pl.DataFrame({"start": r.search_sorted(rows, side="left"), "end": r.search_sorted(rows, side="right")})
-    bounds = bounds.cast(pl.Int64).with_columns(_own=(hands - rows) * (1 << 21))
-    vals = seats.select(**sums, **mins)
-    cols: list[pl.Expr] = []
+def _previous_rows(seats: pl.DataFrame, hands: int) -> pl.Series:
+    """For each seat row (``pkey``: the player at the table, ``_h``: the hand's place in table order),
+    the row of the same player's previous seat: the row before it in (``pkey``, ``_h``, row) order;
+    null for the first (:func:`_links`)."""
+    links = _links(seats["_h"].cast(pl.Int64), seats["pkey"], hands)
+    return links.prev.scatter(links.few["_row"], links.few["_prev"])
+
+
+def _span_sums(
+    rows: pl.DataFrame,
+    h: pl.Series,
+    start: pl.Series,
+    count: pl.Series,
+    sums: dict[str, pl.Expr],
+    mins: dict[str, pl.Expr],
+    flags: dict[str, pl.Expr] | None = None,
+) -> pl.DataFrame:
+    """Sums and minimums over each hand's rows (``h``: the hand of each row, each hand's rows
+    consecutive: ``start``, ``count``), one row per hand; null for a hand without rows.  Running
+    sums, no group-by.  Integer sums wrap around like polars' ``sum``; ``mins`` values must lie
+    within +-2**20; ``flags`` (booleans, null counted as false) are counted, three in one running sum
+    of 21-bit fields when every hand has fewer than 2**21 rows."""
+    flags = flags or {}
+    width = 21
+    mask = (1 << width) - 1
+    packs = [list(flags)[i : i + 3] for i in range(0, len(flags), 3)]
+    if (count.max() or 0) > mask:  # type: ignore[operator]
+        packs = [[f] for f in flags]
+    words = {
+        f"_w{i}": pl.sum_horizontal(flags[f].fill_null(False).cast(pl.UInt64) * (1 << (width * j)) for j, f in
+                                   enumerate(names))
+        for i, names in enumerate(packs)
+    }  # fmt: skip
+    # g: the rank of the row's group (hand) in row order
+    # (hands in order: the hand's own number)
+    if h.is_sorted():
+        gs = h.cast(pl.Int64)
+    else:
+        gs = (h != h.shift(1)).fill_null(True).cast(pl.Int64).cum_sum() if mins else h
+    groups = int(gs[-1]) if mins and gs.len() else 0
+    # a running minimum of (groups - g) * 2**21 + 2**20 + value: an earlier group's values are all larger
+    keys = {
+        n: pl.when(e.is_not_null())
+        .then((groups - pl.col("_g")) * (1 << 21) + (1 << 20) + e.cast(pl.Int64))
+        .otherwise((groups + 2) * (1 << 21))
+        for n, e in mins.items()
+    }
+    vals = rows.with_columns(_g=gs).select(**sums, **words, **keys)
+    end = start + count
+    cols: dict[str, pl.Series] = {}
+
+    before = (start - 1).clip(0)
+
+    def total(v: pl.Series) -> pl.Series:
+        run = (v.fill_null(0) if v.null_count() else v).cum_sum()
+        return run.gather(end - 1) - run.gather(before).set(start == 0, 0)
+
     for name in sums:
         v = vals[name]
-        v = v.cast(pl.UInt32) if v.dtype == pl.Boolean else v
-        run = pl.Series([0], dtype=v.dtype).append(v.fill_null(0).cum_sum())
-        total = run.gather(bounds["end"]) - run.gather(bounds["start"])
-        cols.append(pl.when(pl.col("end") > pl.col("start")).then(total).alias(name))
+        cols[name] = total(v.cast(pl.UInt32) if v.dtype == pl.Boolean else v)
+    for i, names in enumerate(packs):
+        t = total(vals[f"_w{i}"])
+        for j, f in enumerate(names):
+            cols[f] = ((t // (1 << (width * j))) % (1 << width)).cast(pl.UInt32)
+    own = (groups - gs.gather(start)) * (1 << 21)
     for name in mins:
-        # a running minimum of (hands - _r) * 2**21 + 2**20 + value: an earlier hand's values are all larger
-        key = seats.select(
-            pl.when(vals[name].is_not_null())
-            .then((hands - pl.col("_r").cast(pl.Int64)) * (1 << 21) + (1 << 20) + vals[name].cast(pl.Int64))
-            .otherwise((hands + 2) * (1 << 21))
-        ).to_series()
-        run = key.cum_min().append(pl.Series([(hands + 2) * (1 << 21)], dtype=pl.Int64))
-        got = run.gather((bounds["end"] - 1).clip(0)) - bounds["_own"]
-        cols.append(
-            pl.when((pl.col("end") > pl.col("start")) & (got >= 0) & (got < (1 << 21)))
-            .then(got - (1 << 20))
-            .alias(name)
-        )
-    return bounds.select(cols)
+        got = vals[name].cum_min().gather(end - 1) - own
+        cols[name] = pl.select(pl.when((got >= 0) & (got < (1 << 21))).then(got - (1 << 20))).to_series()
+    return pl.DataFrame(cols)
 
 
-def _id_number(ids: pl.Series) -> pl.Series:
+def _id_number(ids: pl.Series) -> tuple[pl.Series, bool]:
     """The hand number of :func:`_keys` (the last digits of the id, at most 18), without the regular
-    expression for the ids that are plain numbers of at most 18 digits (the value is the same)."""
+    expression for the ids that are plain numbers of at most 18 digits (the value is the same); and
+    whether every id is such a number."""
     no = ids.cast(pl.Int64, strict=False)
     plain = (no >= 0) & (ids.str.len_bytes() <= 18)
     plain = plain.fill_null(False)
     if bool(plain.all()):
-        return no
+        return no, True
     where = pl.int_range(ids.len(), dtype=pl.Int64, eager=True).filter(~plain)
     other = ids.filter(~plain).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
-    return no.scatter(where, other)
+    return no.scatter(where, other), False
 
 
-def _table_order(base: pl.DataFrame) -> pl.DataFrame:
-    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands.
+def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
+    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands;
+    and whether every hand id is a plain number (:func:`_id_number`).
 
     A store's hands usually come table by table in time order: then no sort is needed (the tables'
-    own order does not matter, only each table's), nor, without a repeated id, the first of each id."""
-    ids = base.select("_r", "tkey", "start_utc", _id=pl.col("hand_id").hash(seed=13))
-    ids = ids.with_columns(_no=_id_number(base["hand_id"]))
+    own order does not matter, only each table's), nor, without a repeated id, the first of each id
+    (plain numbers rising along each table are not repeated: then the ids are not even hashed)."""
+    no_, plain = _id_number(base["hand_id"])
+    ids = base.select("_r", "tkey", "start_utc", _no=no_)
     top = pl.Int64.max()
     start = pl.col("start_utc").dt.epoch("us").fill_null(top)
     no = pl.col("_no").fill_null(top)
     same_t = pl.col("tkey") == pl.col("tkey").shift(1)
     later = (start > start.shift(1)) | ((start == start.shift(1)) & (no >= no.shift(1)))
+    # each table one run of rows: as many runs as tables (every table begins a run)
     runs = ids.select(
-        changes=(~same_t.fill_null(False)).sum(), tables=pl.col("tkey").n_unique(), ordered=(~same_t | later).all()
+        changes=(~same_t.fill_null(False)).sum(),
+        tables=pl.col("tkey").filter(~same_t.fill_null(False)).n_unique(),
+        ordered=(~same_t | later).all(),
     )
     changes, tables, ordered = runs.row(0)
     if not (changes == tables and ordered):
         ids = ids.sort(["tkey", "start_utc", "_no", "_r"], nulls_last=True)
-    if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
-        ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
+    rising = plain and bool(ids.select((~same_t | (pl.col("_no") > pl.col("_no").shift(1))).all()).item())
+    if not rising:
+        ids = ids.with_columns(_id=base["hand_id"].hash(seed=13).gather(ids["_r"]))
+        if ids.select((pl.col("tkey") ^ pl.col("_id")).n_unique()).item() < ids.height:
+            ids = ids.unique(subset=["tkey", "_id"], keep="first", maintain_order=True)  # a repeated id: H001/H005's
     first = pl.when(~same_t.fill_null(False)).then(pl.int_range(pl.len(), dtype=pl.Int64)).forward_fill()
-    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first)
+    return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first), plain
 
 
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
-    base_lf, _ = _keys(df.with_row_index("_in").lazy(), pl.col("_has"))
-    base = base_lf.collect()
-    order_ = _table_order(base)
+    # the chainable hands (as :func:`_keys`; no copy when all are)
+    keep = ~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False) & pl.col("table").is_not_null()
+    base = df.with_row_index("_in")
+    if not df.select((keep & pl.col("_has")).all()).item():
+        base = base.filter(keep & pl.col("_has"))
+    base = base.with_row_index("_r").with_columns(tkey=_key().hash(seed=11))
+    order_, plain = _table_order(base)
     # the hands' scalar columns in table order: ``_r`` is the row number in ``base``, so a gather
     # (no join) puts them in place
     idx = order_["_r"]
-    hd = order_.hstack(base.drop("_r", "tkey", "_in", "_has").select(pl.all().gather(idx)))
+    # the hands are already in table order, none left out (a store's and an export's usual order)
+    ident = idx.len() == base.height and idx.is_sorted()
+    scalars = base.drop("_r", "tkey", "_in", "_has")
+    hd = order_.hstack(scalars if ident else scalars.select(pl.all().gather(idx)))
     same_table = pl.col("tkey") == pl.col("tkey").shift(1)
     hd = hd.with_columns([pl.when(same_table).then(pl.col(c).shift(1)).alias(f"prev_{c}") for c in _PREV])
     # a hand alone in its file (no hand of the table before or after it in the same file): an export
@@ -461,79 +565,94 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     alone = ((~same_table.fill_null(False) | (pl.col("path") != pl.col("path").shift(1)).fill_null(True))
              & (~next_same | (pl.col("path") != pl.col("path").shift(-1)).fill_null(True)))  # fmt: skip
     hd = hd.with_columns(_alone=alone).with_columns(_prev_alone=pl.when(same_table).then(pl.col("_alone").shift(1)))
-    # one row per seat, exploded in place (no nested column is moved), with its hand's place in
-    # table order looked up by ``_r`` (null: a repeated hand id, left out of the chain)
-    place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True).alias("_h")
-    place = place.scatter(idx, pl.int_range(hd.height, eager=True))
-    # the seats of the chainable hands, with their hand's row in ``base`` (``_r``)
-    r_of = pl.repeat(None, df.height, dtype=base["_r"].dtype, eager=True)
-    r_of = r_of.scatter(base["_in"], base["_r"])
-    ex = sf.with_columns(_r=r_of.gather(sf["_in"])).drop("_in")
-    if ex["_r"].null_count():  # (a filter copies every column: only when some hands are left out)
-        ex = ex.filter(pl.col("_r").is_not_null())
-    ex = ex.with_row_index("_i")
-    at = place.gather(ex["_r"])
-    seats = ex.with_columns(at, tkey=hd["tkey"].gather(at), k=hd["k"].gather(at),
-                            prev_button=hd["prev_button"].gather(at))  # fmt: skip
-    if at.null_count() or ex["player"].null_count():
-        seats = seats.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
-    seats = (
-        seats.lazy()
-        # a player of a table as one integer, and where the button should go (the first seat dealt
-        # in clockwise from the previous button, as a distance from it)
-        .with_columns(pkey=pl.col("player").hash(seed=3) + pl.col("tkey"),
-                      dist=(pl.col("seat").cast(pl.Int64) - pl.col("prev_button").cast(pl.Int64) - 1) % 1000,
-                      # the seat's part of the hand's roster hash (see ``roster`` below)
-                      rh=pl.when(pl.col("active").fill_null(False))
-                      .then(pl.struct("seat", "player").hash(seed=5)).otherwise(0))
-        # only what the rules below read is sorted along: the few seats named in findings get their
-        # name and line back by ``_i``
-        .drop("player", "sitting_out", "line", "tkey", "prev_button")
-        .collect()
+    # one row per seat, with its hand's place in table order ``_h`` (null: a repeated hand id, left
+    # out of the chain); in the usual case (every hand chainable, already in table order) the place
+    # of a seat's hand is its hand's row: no lookup
+    ex = sf
+    if base.height != df.height:  # the seats of the chainable hands, with their hand's row in ``base``
+        r_of = pl.repeat(None, df.height, dtype=pl.Int64, eager=True).scatter(base["_in"], base["_r"])
+        ex = ex.with_columns(_in=r_of.gather(ex["_in"]))
+    if not ident:
+        place = pl.repeat(None, base.height, dtype=pl.Int64, eager=True)
+        place = place.scatter(idx, pl.int_range(hd.height, eager=True))
+        ex = ex.with_columns(_in=place.gather(ex["_in"]))
+    ex = ex.rename({"_in": "_h"})
+    if ex["_h"].null_count() or ex["player"].null_count():
+        ex = ex.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
+    h_of = ex["_h"].cast(pl.Int64)
+    # a player of a table as one integer
+    ex = ex.with_columns(pkey=pl.col("player").hash(seed=3) + hd["tkey"].gather(h_of))
+    links = _links(h_of, ex["pkey"], hd.height)
+    # each player's previous row at the table where it is in the hand just before (``just``): the
+    # row the fast path found, or for the few other rows, the previous row when its hand is the one
+    # just before (``last_k``: the place of the player's previous hand, for a return)
+    few = links.few.with_columns(k=hd["k"].gather(links.few["_h"]),
+                                 last_k=hd["k"].gather(h_of.gather(links.few["_prev"])))  # fmt: skip
+    few = few.with_columns(_just=pl.when(pl.col("last_k") == pl.col("k") - 1).then(pl.col("_prev")))
+    just = links.prev.scatter(few["_row"], few["_just"]) if few.height else links.prev
+    pb = hd["prev_button"].cast(pl.Int64)
+    sd = ex.select(
+        "seat", "stack", "active", "added",
+        prev_final=pl.col("final").gather(just), prev_active=pl.col("active").gather(just).fill_null(False),
+        # where the button should go: the first seat dealt in clockwise from the previous button, as
+        # a distance from it
+        dist=(pl.col("seat").cast(pl.Int64) - pb.gather(h_of) - 1) % 1000,
+        # the seat's part of the hand's roster hash (see ``roster`` below)
+        rh=pl.when(pl.col("active").fill_null(False))
+        .then((pl.col("pkey") + pl.col("seat").cast(pl.UInt64) * 0x9E3779B97F4A7C15).hash(seed=5)).otherwise(0),
     )  # fmt: skip
-    # each player's previous hand at the table (``last_k``), and what they had there when it is the
-    # hand just before (``prev_final``, ...)
-    prev = _previous_rows(seats, hd.height)
-    last_k = seats["k"].gather(prev)
-    # the previous row where it is the hand just before
-    just = seats.select(pl.when(last_k == pl.col("k") - 1).then(prev)).to_series()
-    sd = seats.drop("_h").with_columns(
-        [pl.col(c).gather(just).alias(f"prev_{c}") for c in ("final", "added", "active", "collected", "seat")],
-        last_k=last_k,
-    )
     d = pl.col("stack") - pl.col("prev_final")
+    # the few rows whose stack changed since the hand just before
+    ch = sd.with_row_index("_i").filter(pl.col("prev_final").is_not_null() & (d != 0))
+    ci = ch["_i"].cast(pl.Int64)
+    cj, ch_h = just.gather(ci), h_of.gather(ci)
+    ch = ch.with_columns(
+        d=d, prev_added=ex["added"].gather(cj).fill_null(False), prev_collected=ex["collected"].gather(cj),
+        prev_seat=ex["seat"].gather(cj), _h=ch_h, k=hd["k"].gather(ch_h), last_k=hd["k"].gather(ch_h) - 1,
+    )  # fmt: skip
     # a shrink of at most a tenth of what the player just collected: the collect line printed the
     # pot before the rake (a site's misprint, not chips taken off the table); not judged
     rake_like = (d < 0) & (-d * 10 <= pl.col("prev_collected").fill_null(0))
-    sd = sd.with_columns(
-        d=d,
-        skip=pl.col("added").fill_null(False) | pl.col("prev_added").fill_null(False) | rake_like.fill_null(False),
-    )
+    ch = ch.with_columns(skip=pl.col("added").fill_null(False) | pl.col("prev_added") | rake_like.fill_null(False))
+    ch = ch.filter(~pl.col("skip"))
+    updown = ch.group_by("_h").agg(ups=(pl.col("d") > 0).sum(), downs=(pl.col("d") < 0).sum())
     active = pl.col("active").fill_null(False)
-    # per hand, over its seats (the seats of a hand are consecutive rows, hands in ``_r`` order)
-    per = _per_hand(
-        sd,
-        base.height,
-        sums={
-            "ups": (pl.col("d") > 0) & ~pl.col("skip"),
-            "downs": (pl.col("d") < 0) & ~pl.col("skip"),
-            "joined": active & ~pl.col("prev_active").fill_null(False),
-            # the players dealt in, as an order-free hash of (seat, player), and how many
-            "roster": pl.col("rh"),
+    # per hand (in table order), over its seats
+    per = _span_sums(
+        sd, h_of, links.start, links.count,
+        # the players dealt in, as an order-free hash of (seat, player)
+        sums={"roster": pl.col("rh")},
+        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
+        flags={
+            "joined": active & ~pl.col("prev_active"),
+            # how many players are dealt in
             "dealt": active,
             # the previous hand's button seat is dealt in here (heads-up going on, not beginning)
             "btn_dealt": active & (pl.col("dist") == 999),
         },
-        mins={"want_dist": pl.when(active).then(pl.col("dist"))},
-    )
+    )  # fmt: skip
+    seated = links.count.is_not_null()
+
+    def count_of(c: str) -> pl.Series:
+        return pl.repeat(0, hd.height, dtype=pl.UInt32, eager=True).scatter(updown["_h"], updown[c]).set(~seated, None)
+
+    per = per.with_columns(ups=count_of("ups"), downs=count_of("downs"))
     h = (
-        hd.hstack(per.with_columns(pl.col("btn_dealt") > 0).select(pl.all().gather(hd["_r"])))
+        hd.hstack(per.with_columns(pl.col("btn_dealt") > 0))
+        .with_row_index("_h")
         .lazy()
         .with_columns(
             prev_roster=pl.when(same_table).then(pl.col("roster").shift(1)),
             want=((pl.col("want_dist") + pl.col("prev_button").cast(pl.Int64) + 1) % 1000),
         )
     )
+    # the seats a rule below can name: a return after hands away, a changed stack
+    back_rows = few.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1))
+    named = pl.concat([
+        back_rows.select(_i="_row", _h="_h", k="k", last_k="last_k"),
+        ch.select(pl.col("_i").cast(pl.Int64), "_h", "k", "last_k", "seat", "stack", "d", "skip", "prev_final",
+                  "prev_seat"),
+    ], how="diagonal_relaxed")  # fmt: skip
     tourney = pl.col("tournament_id").is_not_null()
     first = pl.col("prev_hand_id").is_null()
     dt = pl.col("start_utc") - pl.col("prev_start_utc")
@@ -547,10 +666,15 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
         no = pl.coalesce(win.struct.field("2"), other.struct.field("2")).cast(pl.Int64, strict=False)
         return prefix, no
 
-    prefix_a, a_no = counter("hand_id")
-    prefix_b, b_no = counter("prev_hand_id")
-    counted = a_no.is_not_null() & b_no.is_not_null()
-    jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
+    if plain:  # plain numbers: no counter
+        jump = pl.lit(False)
+    else:  # the previous hand's counter: this one's of the hand before, in one table
+        prefix_a, a_no = counter("hand_id")
+        h = h.with_columns(_cp=prefix_a, _cn=a_no)
+        prefix_a, a_no = pl.col("_cp"), pl.col("_cn")
+        prefix_b, b_no = (pl.when(same_table).then(pl.col(c).shift(1)) for c in ("_cp", "_cn"))
+        counted = a_no.is_not_null() & b_no.is_not_null()
+        jump = counted & ((prefix_a != prefix_b) | ((a_no - b_no) != 1))
     # two hands each alone in its own file: single-hand exports (the hands between are unknown)
     single = (pl.col("path") != pl.col("prev_path")) & pl.col("_alone") & pl.col("_prev_alone")
     gap = (
@@ -580,11 +704,9 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
                   "level", "prev_level", "joined", "button_rule", "dealt", "want", "game", "prev_game", "structure",
                   "prev_structure", "prev_decimals", "btn_dealt", "prev_keeps_button")  # fmt: skip
     # only the seats a rule below can name (a return after hands away, a changed stack) meet their hand
-    returned = pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)
-    changed = pl.col("prev_final").is_not_null() & (pl.col("d") != 0) & ~pl.col("skip")
-    named = sd.filter(returned | changed.fill_null(False))
-    s = named.with_columns(player=ex["player"].gather(named["_i"]), line=ex["line"].gather(named["_i"])).lazy()
-    s = s.join(h.select("_r", *common, "gap", "top_ups"), on="_r", how="inner")
+    ni = named["_i"]
+    s: pl.LazyFrame = named.with_columns(player=ex["player"].gather(ni), line=ex["line"].gather(ni)).lazy()
+    s = s.join(h.select("_h", *common, "gap", "top_ups"), on="_h", how="inner")
     back = s.filter(pl.col("last_k").is_not_null() & (pl.col("k") - pl.col("last_k") > 1)).select(
         pl.lit("T001").alias("code"), *common, "line", "player", reason=pl.lit("returned"),
         expected=pl.col("k") - pl.col("last_k") - 1, actual=pl.lit(None, pl.Int64))  # fmt: skip
