@@ -33,6 +33,7 @@ and ``tests/test_pegline.py`` checks this module against parsimonious line by li
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -219,10 +220,8 @@ def compile_line(expr: Any) -> LineRegex | None:
         # no round to tell apart: the standard library (atomic groups and possessive repetition
         # since Python 3.11) matches the same pattern two to three times faster; as for the
         # one-regex line rules, tests/test_pegline.py checks it against parsimonious line by line
-        try:
+        with contextlib.suppress(re.error, RecursionError):
             compiled = re.compile(pattern)
-        except (re.error, RecursionError):
-            pass
     index = compiled.groupindex
     return LineRegex(compiled, tuple(
         _Terminal(name, index[tag], names, tuple(index[f"{tag}_{n}"] for n in names), repeated, own, rounds)
