@@ -18,7 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 OUT=build/compiled
-MODULES=(auditor/replay/betting auditor/replay/pots)  # keep in step with the hook's `include`
+MODULES=(auditor/replay/betting auditor/replay/pots auditor/formats/assembler auditor/formats/money auditor/formats/vocab
+         auditor/formats/pegline auditor/formats/peg)  # keep in step with the hook's `include`
 clean() {
   for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done
   rm -f ./*__mypyc.cpython-*.so auditor/*__mypyc.cpython-*.so

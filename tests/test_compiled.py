@@ -16,7 +16,15 @@ import pytest
 from tests.conftest import ROOT
 
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
-HOT = ("auditor.replay.betting", "auditor.replay.pots")
+HOT = (
+    "auditor.replay.betting",
+    "auditor.replay.pots",
+    "auditor.formats.assembler",  # the parse path (issue 16)
+    "auditor.formats.money",
+    "auditor.formats.vocab",
+    "auditor.formats.pegline",
+    "auditor.formats.peg",
+)
 
 
 @pytest.mark.skipif(not EXPECT, reason="the compiled leg only (scripts/test_compiled.sh sets HHAUDIT_EXPECT_COMPILED)")
@@ -32,3 +40,6 @@ def test_the_hot_modules_are_compiled_and_installed() -> None:
     from auditor.replay.betting import Replay
 
     assert not hasattr(Replay.run, "__code__"), "Replay.run is a Python function"
+    from auditor.formats.peg import PegVisitor
+
+    assert not hasattr(PegVisitor.read_lines, "__code__"), "PegVisitor.read_lines is a Python function"

@@ -78,6 +78,11 @@ def _code_fingerprint() -> bytes:
     for d in (Path(parsimonious.__file__).parent, Path(__file__).resolve().parent):
         for p in sorted(d.glob("*.py")):
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    # the compiled build (scripts/build_compiled.sh): its classes pickle as another layout than
+    # the same .py's, so a compiled and a pure-Python install of one source never share a file
+    for p in sorted(Path(__file__).resolve().parent.glob("*.*")):
+        if p.suffix in (".so", ".pyd"):
+            h.update(b"compiled\0" + p.name.encode() + b"\0" + str(p.stat().st_size).encode() + b"\0")
     return h.digest()
 
 
@@ -151,7 +156,7 @@ def compiled_grammar(name: str, files: tuple[Path, ...], facts: object) -> objec
 
     def build() -> PegGrammar:
         g = PegGrammar.compile(name, files, facts)  # type: ignore[arg-type]
-        _ = g.dispatch, g.head_plan  # cached properties: pickled with the grammar
+        _ = g.dispatch, g.head_plan  # derived in compile: pickled with the grammar
         return g
 
     return load_or_build(f"grammar-{name}", key_of("grammar", files, f"{name}|{facts!r}"), PegGrammar, build)

@@ -34,6 +34,7 @@ and ``tests/test_pegline.py`` checks this module against parsimonious line by li
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,13 @@ _BASE_FLAGS = regex.UNICODE | regex.VERSION0
 _IGNORE_CASE = regex.IGNORECASE
 
 
+def by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A frozen dataclass's ``__reduce__``: rebuilt through its constructor.  The compiled build's
+    classes (mypyc) unpickle by setting attributes, which a frozen class refuses; the grammar
+    cache (:mod:`auditor.formats.cache`) pickles these classes."""
+    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+
+
 class Untranslatable(Exception):
     """The expression holds something :func:`compile_line` does not translate."""
 
@@ -73,6 +81,9 @@ class _Terminal:
     own: Any  # the terminal's compiled regex (a round of a repetition is matched again with it)
     rounds: bool = False  # the group spans a repetition of this terminal alone: its rounds, back to back
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class LineRegex:
@@ -81,6 +92,9 @@ class LineRegex:
     regex: Any  # regex.Pattern[str], or re.Pattern[str] when no terminal is repeated (see compile_line)
     terminals: tuple[_Terminal, ...]
     repeated: bool = False  # a terminal inside a repetition (its rounds need ``regex``'s ``spans``)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
     def match(self, line: str) -> tuple[int, Parts] | None:
         """``(end, parts)`` as ``expr.match(line)`` and ``_regex_parts`` give them, or None where
