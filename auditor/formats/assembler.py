@@ -658,7 +658,7 @@ class HandAssembler:
             return hole
         return printed
 
-    def show(self, player: str, cards: str, description: str | None = None, run: int | None = None) -> None:
+    def show(self, player: str, cards: str | None, description: str | None = None, run: int | None = None) -> None:
         """A show; ``run``: the run it belongs to, where a draw run twice prints each run's hand."""
         shown = self._own_cards(player, V.cards_of(cards))
         if run is None:
