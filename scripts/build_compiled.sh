@@ -22,18 +22,16 @@ OUT=build/compiled
 MODULES=(
   auditor/replay/betting
   auditor/replay/pots
-  auditor/replay/showdown
-  auditor/replay/cards
-  auditor/replay/limits
-  auditor/replay/stud
-  auditor/replay/draw
   auditor/rules/common
   auditor/rules/betting
-  auditor/rules/stakes
   auditor/rules/hand
   auditor/rules/awards
-  auditor/rules/studdraw
   auditor/audit
+  auditor/formats/assembler
+  auditor/formats/money
+  auditor/formats/vocab
+  auditor/formats/pegline
+  auditor/formats/peg
 )
 clean() {
   for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done

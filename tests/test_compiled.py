@@ -16,22 +16,20 @@ import pytest
 from tests.conftest import ROOT
 
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
-#: the modules of the hook's ``include`` (pyproject.toml): the replay, the pots, the rules, the audit step
+#: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step
 HOT = (
     "auditor.replay.betting",
     "auditor.replay.pots",
-    "auditor.replay.showdown",
-    "auditor.replay.cards",
-    "auditor.replay.limits",
-    "auditor.replay.stud",
-    "auditor.replay.draw",
     "auditor.rules.common",
     "auditor.rules.betting",
-    "auditor.rules.stakes",
     "auditor.rules.hand",
     "auditor.rules.awards",
-    "auditor.rules.studdraw",
     "auditor.audit",
+    "auditor.formats.assembler",
+    "auditor.formats.money",
+    "auditor.formats.vocab",
+    "auditor.formats.pegline",
+    "auditor.formats.peg",
 )
 
 

@@ -128,6 +128,8 @@ class HandAssembler:
     def number(self, text: object, what: str) -> int:
         """A printed whole number (a seat, the button, the table size): ASCII digits only, at most
         eighteen of them, else the hand cannot be read (P006 at the current line)."""
+        if type(text) is str and text.isdigit() and text.isascii() and len(text) <= 18:
+            return int(text)  # the usual case, as below without the copies
         t = str(text).strip()
         if not (t.isascii() and t.isdigit() and len(t) <= 18):
             raise ReadFailure("P006", self.line, self.col, f"the {what} {t[:20]!r} is not a whole number")
@@ -656,7 +658,7 @@ class HandAssembler:
             return hole
         return printed
 
-    def show(self, player: str, cards: str, description: str | None = None, run: int | None = None) -> None:
+    def show(self, player: str, cards: str | None, description: str | None = None, run: int | None = None) -> None:
         """A show; ``run``: the run it belongs to, where a draw run twice prints each run's hand."""
         shown = self._own_cards(player, V.cards_of(cards))
         if run is None:

@@ -165,7 +165,7 @@ def compiled_grammar(name: str, files: tuple[Path, ...], facts: object) -> objec
 
     def build() -> PegGrammar:
         g = PegGrammar.compile(name, files, facts)  # type: ignore[arg-type]
-        _ = g.dispatch, g.head_plan  # cached properties: pickled with the grammar
+        _ = g.dispatch, g.head_plan  # derived in compile: pickled with the grammar
         return g
 
     return load_or_build(f"grammar-{name}", key_of("grammar", files, f"{name}|{facts!r}"), PegGrammar, build)

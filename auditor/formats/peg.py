@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -46,7 +45,7 @@ from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.firstchars import first_chars
-from auditor.formats.pegline import LineRegex, compile_line
+from auditor.formats.pegline import LineRegex, by_fields, compile_line
 
 if TYPE_CHECKING:
     from parsimonious.grammar import Grammar
@@ -120,6 +119,9 @@ class LineRule:
     prefix: str = ""  # the literal text every match starts with (derived from ``regex``): a cheap first test
     fast: LineRegex | None = None  # ``expr`` as one regex (see pegline), when it translates
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
+        return by_fields(self)
+
 
 _META = set(".^$*+?{}[]|()")
 
@@ -171,7 +173,18 @@ class PegGrammar:
     grammar: dict[str, Any]
     won_re: re.Pattern[str]
     lines: tuple[LineRule, ...]
+    #: The body line rules worth trying on a line, by the line's first character (derived from the
+    #: rules' literal prefixes and first characters, so the grammar alone decides): a rule whose
+    #: every match starts with "Seat " is only tried on lines starting with "S".  Order is the
+    #: grammar's (ordered choice).  Derived once in :meth:`compile` (a plain field, not a cached
+    #: property: the compiled build's classes have no ``__dict__`` to cache in).
+    dispatch: Dispatch
+    #: How the fast path reads the hand's head line by line (see :func:`_head_plan`), or None.
+    head_plan: HeadPlan | None
     facts: ExportFacts = field(default_factory=ExportFacts)  # the format's export facts (what it never prints)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
+        return by_fields(self)
 
     @classmethod
     def compile(cls, format_name: str, files: Sequence[Path], facts: ExportFacts | None = None) -> PegGrammar:
@@ -184,41 +197,8 @@ class PegGrammar:
             raise ValueError(f"grammar of {format_name} lacks rules {missing}")
         amount = g["f_amount"].re.pattern
         won = re.compile(r"(?:won|collected|and won) \(?(" + amount + r")\)?")
-        return cls(format_name, dict(g), won, _line_rules(g), facts or ExportFacts())
-
-    @cached_property
-    def dispatch(self) -> Dispatch:
-        """The body line rules worth trying on a line, by the line's first character (derived from
-        the rules' literal prefixes, so the grammar alone decides): a rule whose every match starts
-        with "Seat " is only tried on lines starting with "S".  Order is the grammar's (ordered
-        choice).  Each rule comes as ``(prefix, regex, expr, name, handler)``."""
-        return Dispatch.of(self.lines)
-
-    @cached_property
-    def head_plan(self) -> HeadPlan | None:
-        """How the fast path reads the hand's head line by line, when the grammar's head has the
-        base shape ``hand_head = header nl table nl seat_block`` with ``seat_block = seat (nl seat)*``
-        and plain-regex ``table`` and ``seat`` rules (None otherwise: parsimonious reads the head)."""
-        g = self.grammar
-        try:
-            head, block = g["hand_head"], g["seat_block"]
-        except KeyError:
-            return None
-        members = tuple(getattr(head, "members", ()))
-        if members != (g["header"], g["nl"], g["table"], g["nl"], block):
-            return None
-        table, seat = g["table"], g["seat"]
-        if not (isinstance(table, Regex) and isinstance(seat, Regex)) or "__" in table.name + seat.name:
-            return None
-        tail: tuple[Any, ...] = tuple(getattr(block, "members", ()))
-        if len(tail) != 2 or tail[0] is not seat or not isinstance(tail[1], Quantifier):
-            return None
-        if tail[1].min != 0 or tail[1].max != float("inf"):
-            return None
-        rep = tail[1].members[0]
-        if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
-            return None
-        return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
+        lines = _line_rules(g)
+        return cls(format_name, dict(g), won, lines, Dispatch.of(lines), _head_plan(g), facts or ExportFacts())
 
     def regex_of(self, rule: str) -> re.Pattern[str]:
         """The pattern that starts ``rule`` (its first terminal), for detection."""
@@ -228,6 +208,31 @@ class PegGrammar:
                 raise ValueError(f"rule {rule} of {self.format} does not start with a regex")
             expr = expr.members[0]
         return re.compile(expr.re.pattern, expr.re.flags & 0xFF)
+
+
+def _head_plan(g: Grammar) -> HeadPlan | None:
+    """How the fast path reads the hand's head line by line, when the grammar's head has the
+    base shape ``hand_head = header nl table nl seat_block`` with ``seat_block = seat (nl seat)*``
+    and plain-regex ``table`` and ``seat`` rules (None otherwise: parsimonious reads the head)."""
+    try:
+        head, block = g["hand_head"], g["seat_block"]
+    except KeyError:
+        return None
+    members = tuple(getattr(head, "members", ()))
+    if members != (g["header"], g["nl"], g["table"], g["nl"], block):
+        return None
+    table, seat = g["table"], g["seat"]
+    if not (isinstance(table, Regex) and isinstance(seat, Regex)) or "__" in table.name + seat.name:
+        return None
+    tail: tuple[Any, ...] = tuple(getattr(block, "members", ()))
+    if len(tail) != 2 or tail[0] is not seat or not isinstance(tail[1], Quantifier):
+        return None
+    if tail[1].min != 0 or tail[1].max != float("inf"):
+        return None
+    rep = tail[1].members[0]
+    if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
+        return None
+    return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
 
 
 def _std(r: Regex) -> re.Pattern[str]:
@@ -246,6 +251,9 @@ class HeadPlan:
     seat: re.Pattern[str]
     header_fast: LineRegex | None = None  # ``header`` as one regex (see pegline), when it translates
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
+        return by_fields(self)
+
 
 #: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
 #: name, handler name, the expression as one regex (or None: see pegline).
@@ -258,6 +266,9 @@ class Dispatch:
 
     by_first: dict[str, tuple[Candidate, ...]]
     other: tuple[Candidate, ...]  # lines whose first character starts no rule's prefix
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
+        return by_fields(self)
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
