@@ -152,7 +152,7 @@ def _load_all(f: BinaryIO) -> Iterator[Any]:
     """The records :func:`_dump` wrote to ``f``, in order."""
     while head := f.read(8):
         data = f.read(int.from_bytes(head, "little"))
-        yield pickle.loads(zlib.decompress(data))  # noqa: S301 (written by this module, in its private folder)
+        yield pickle.loads(zlib.decompress(data))  # written by this module, in its private folder
 
 
 def read_rows(path: Path) -> Iterator[Rows]:
