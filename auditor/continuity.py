@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -769,32 +768,3 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     lf = hands.lazy() if isinstance(hands, pl.DataFrame) else hands
     return check(lf).collect()
 
-
-@dataclass
-class Collect:
-    """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
-
-    Rows are turned into polars frames of the flat form (hands, seats: :func:`flat_frames`) every
-    :data:`BATCH` hands, so a large run keeps columns, not Python dictionaries (``rows`` holds the
-    hands not yet turned, with their seats nested)."""
-
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = field(default_factory=list)
-
-    def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
-        if len(self.rows) >= BATCH:
-            self.frames.append(flat_frames(self.rows))
-            self.rows = []
-
-    def findings(self) -> list[Finding]:
-        parts = [*self.frames, flat_frames(self.rows)] if self.rows else self.frames
-        if not parts:
-            return []
-        hands = pl.concat([h for h, _ in parts]).lazy()
-        seats = pl.concat([s for _, s in parts]).lazy()
-        return to_findings(check(hands, seats=seats).collect())
-
-
-#: Hands gathered as dictionaries before they become a polars frame.
-BATCH = 20_000

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -140,8 +141,16 @@ def tree_peak(argv: list[str]) -> tuple[float, float, float]:
 SCALE_BOUNDS = {"parse": 200, "audit": 150, "audit text": 150}
 
 
-def stream_hands(path: Path, n: int) -> int:
-    """Write ``n`` PokerStars corpus hands, repeated with fresh ids, to ``path``; returns its bytes."""
+_TABLE = re.compile(r"^Table '")
+_TOURNAMENT = re.compile(r"Tournament #(\d+)")
+
+
+def stream_hands(path: Path, n: int, same_tables: bool = False) -> int:
+    """Write ``n`` PokerStars corpus hands, repeated with fresh ids, to ``path``; returns its bytes.
+    Each repetition of the corpus after the first is dealt at fresh tables and tournaments (``R2
+    Name``, tournament ``2<id>``), as a larger input holds more tables, not longer ones; with
+    ``same_tables`` (the generator before s7-crossmem) every repetition continues the corpus's
+    tables, so that a table's chain grows with ``n``."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import common
     from bench_batch import _ID, hand_texts
@@ -150,18 +159,24 @@ def stream_hands(path: Path, n: int) -> int:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         for i in range(n):
             head, _, rest = texts[i % len(texts)].partition("\n")
-            f.write(_ID.sub(f"#{800_000_000_000 + i}:", head, count=1) + "\n" + rest + "\n\n\n")
+            head = _ID.sub(f"#{800_000_000_000 + i}:", head, count=1)
+            rep = i // len(texts)
+            if rep and not same_tables:
+                head = _TOURNAMENT.sub(f"Tournament #{rep}\\g<1>", head, count=1)
+                rest = _TABLE.sub(f"Table 'R{rep} ", rest, count=1)
+            f.write(head + "\n" + rest + "\n\n\n")
     return path.stat().st_size
 
 
-def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tuple(SCALE_BOUNDS)) -> int:
+def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tuple(SCALE_BOUNDS),
+          same_tables: bool = False) -> int:  # fmt: skip
     hh = [sys.executable, "-m", "auditor.cli"]
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         for n in sizes:
             src = d / f"hands-{n}.txt"
-            nbytes = stream_hands(src, n)
+            nbytes = stream_hands(src, n, same_tables)
             for cmd, argv in (
                 ("parse", ["parse", str(src), "--to", "jsonl", "--out", str(d / "tables"), "--quiet"]),
                 ("audit", ["audit", str(src), "--format", "json", "--fail-on", "none", "-o", str(d / "out.json"),
@@ -205,11 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ipoker-mb", type=int, default=100)
     ap.add_argument("--scale", metavar="N,N", help="peak RSS of parse and audit by number of hands (issue 16)")
     ap.add_argument("--commands", default=",".join(SCALE_BOUNDS), help="with --scale: which commands (default all)")
+    ap.add_argument("--same-tables", action="store_true",
+                    help="with --scale: repeat the corpus at its own tables (chains grow with N)")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
     if args.scale:
         cmds = [c.strip() for c in args.commands.split(",") if c.strip()]
-        return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds)
+        return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds, args.same_tables)
     hh = [sys.executable, "-m", "auditor.cli"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
