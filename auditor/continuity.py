@@ -767,4 +767,3 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """:func:`check` with the gap kind in ``reason`` (collected)."""
     lf = hands.lazy() if isinstance(hands, pl.DataFrame) else hands
     return check(lf).collect()
-

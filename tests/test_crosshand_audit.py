@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from auditor.audit import AuditRun
 from auditor import continuity as C
+from auditor.audit import AuditRun
 from auditor.crosshand_audit import Bounded, FirstHandFirst
 from auditor.formats import Chunk
 from auditor.ingest import read_stream

@@ -4,7 +4,7 @@ imports none of the heavy libraries it does not need.
 * a cold cache is built and written; a warm one is loaded without compiling; a corrupt, truncated,
   renamed (another key inside) or foreign file is ignored and rebuilt; an edited grammar gets
   another key.  Every grammar so obtained reads every fixture hand exactly as a fresh compile does;
-* the cross-hand stage gives what :class:`auditor.continuity.Collect` gives, with polars imported
+* the cross-hand stage gives what :class:`auditor.crosshand_audit.Bounded` gives, with polars imported
   only from the second hand on.
 """
 
@@ -178,13 +178,12 @@ def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
 
 def test_cross_hand_stage_waits_for_a_second_hand() -> None:
     from auditor.audit import AuditRun
-    from auditor.continuity import Collect
-    from auditor.crosshand_audit import FirstHandFirst
+    from auditor.crosshand_audit import Bounded, FirstHandFirst
 
     cs = [c for site in ("pokerstars", "winamax", "ggpoker") for c in fixture_chunks(site)]
     assert len(cs) >= 10
     for n in (0, 1, 2, 3, len(cs)):
-        lazy, real = FirstHandFirst(), Collect()
+        lazy, real = FirstHandFirst(), Bounded()
         for c in cs[:n]:
             for collector in (lazy, real):
                 AuditRun(crosshand=collector).process(c)
