@@ -6,10 +6,10 @@ of the auditing process:
 
 * :class:`FirstHandFirst` starts the stage only when a second hand arrives: every T-rule compares
   two hands of one table, so a run of zero or one hand has no cross-hand finding;
-* :class:`Bounded` keeps at most :data:`ROWS_PER_BATCH` hand rows (:func:`auditor.continuity.
-  base_columns` and ``hand_columns``, seats nested) in memory and appends the others to a file in
+* :class:`Bounded` keeps at most :data:`ROWS_PER_BATCH` hand rows (:mod:`auditor.crosshand_rows`,
+  seats nested) in memory and appends the others to a file in
   a private temporary folder (compressed pickles, ~0.1 KiB a hand): what the auditing process holds
-  for the stage does not grow with the run, and it never runs a polars query.  At the end, a run
+  for the stage does not grow with the run, and it never imports polars.  At the end, a run
   of at most :data:`IN_PROCESS` hands (nothing written) is checked in the process; a larger one in
   a **child process** (``python -m auditor.crosshand_audit``, :func:`main`), which returns the
   findings in a file of the same folder;
@@ -83,7 +83,7 @@ class Bounded:
         self._cleanup: weakref.finalize[Any, Any] | None = None
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        from auditor.continuity import base_columns, hand_columns
+        from auditor.crosshand_rows import base_columns, hand_columns  # no polars in the auditing process
 
         self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
         self.hands += 1

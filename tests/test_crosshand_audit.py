@@ -142,3 +142,37 @@ def test_batch_night_check_in_partitions_equals_the_whole_query(tmp_path: Path) 
         assert part.select(whole.columns).equals(whole.select(part.columns).select(whole.columns)), per_part
     assert not [p for p in store.iterdir() if p.name.startswith("crosshand-")]  # temporary folders removed
     assert isinstance(whole, pl.DataFrame)
+
+
+def test_the_rows_module_names_the_columns_of_the_query() -> None:
+    from auditor import crosshand_rows as R
+
+    assert tuple(C.BASE) == R.BASE_NAMES and tuple(C.COLUMNS) == R.COLUMN_NAMES
+
+
+def test_the_auditing_process_never_imports_polars_for_a_large_run() -> None:
+    """Rows are built and written without polars; the query runs in the child."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from auditor.audit import AuditRun\n"
+        "from auditor.crosshand_audit import Bounded\n"
+        "from auditor.formats import Chunk\n"
+        "from auditor.ingest import read_stream\n"
+        "b = Bounded(rows_per_batch=2, in_process=0)\n"
+        "r = AuditRun(crosshand=b)\n"
+        "with open(sys.argv[1], 'rb') as f:\n"
+        "    for c in read_stream(f, sys.argv[1], 0)[1]:\n"
+        "        if isinstance(c, Chunk):\n"
+        "            r.process(c)\n"
+        "print('BEFORE', 'polars' in sys.modules)\n"
+        "found = b.findings()\n"
+        "print('AFTER', 'polars' in sys.modules, b.child, len(found))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    src = str(FIXTURES / "continuity" / "T002" / "bad.txt")
+    argv = [sys.executable, "-c", code, src]
+    out = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=True).stdout
+    assert "BEFORE False" in out and "AFTER False True" in out, out
