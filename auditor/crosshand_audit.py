@@ -100,17 +100,20 @@ class Bounded:
         _dump(self.rows, self.out)
         self.rows = []
 
-    def findings(self) -> list[Finding]:
+    def findings(self) -> Iterator[Finding]:
+        """The findings, read a thousand at a time from the child's file (their number grows with the run)."""
         if self.out is None and self.hands <= self.in_process:
             self.child = False
             with tempfile.TemporaryDirectory(prefix="hhaudit-crosshand-") as tmp:
-                return findings_of([self.rows], Path(tmp), self.hands, self.hands_per_partition)
+                found = findings_of([self.rows], Path(tmp), self.hands, self.hands_per_partition)
+            yield from found
+            return
         self._write()
         assert self.out is not None and self.dir is not None
         self.out.close()
         self.child = True
         try:
-            return _run_child(self.dir, self.hands, self.hands_per_partition)
+            yield from _run_child(self.dir, self.hands, self.hands_per_partition)
         finally:
             if self._cleanup is not None:
                 self._cleanup()
@@ -130,7 +133,7 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def _run_child(directory: Path, hands: int, per_part: int) -> list[Finding]:
+def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
     """:func:`main` in a fresh interpreter on ``directory``'s rows file; its findings."""
     argv = [sys.executable, "-m", "auditor.crosshand_audit", str(directory), str(hands), str(per_part)]
     done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=_child_env(), check=False)
@@ -138,7 +141,8 @@ def _run_child(directory: Path, hands: int, per_part: int) -> list[Finding]:
         err = done.stderr.decode("utf-8", "replace").strip()
         raise RuntimeError(f"the cross-hand check failed in its child process ({done.returncode}): {err}")
     with open(directory / FINDINGS_FILE, "rb") as f:
-        return [x for part in _load_all(f) for x in part]
+        for part in _load_all(f):
+            yield from part
 
 
 def _dump(obj: Any, f: BinaryIO) -> None:
@@ -178,16 +182,26 @@ def check_rows(rows: Rows) -> pl.DataFrame:
 
 def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
                 buffer_rows: int = BUFFER_ROWS) -> list[Finding]:  # fmt: skip
-    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (see the module); a run of
-    more than ``per_part`` hands is split into buckets (files in ``tmp``), ``buffer_rows`` rows
-    kept in memory at a time."""
+    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`finding_rows`)."""
+    from auditor.continuity import to_findings
+
+    return to_findings(finding_rows(batches, tmp, hands, per_part, buffer_rows))
+
+
+def finding_rows(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
+                 buffer_rows: int = BUFFER_ROWS) -> pl.DataFrame:  # fmt: skip
+    """The rows of the cross-hand findings of the ``hands`` hand rows in ``batches`` (see the
+    module), in their order; a run of more than ``per_part`` hands is split into buckets (files in
+    ``tmp``), ``buffer_rows`` rows kept in memory at a time."""
     if hands <= per_part:  # small: the whole run at once
         rows = [r for b in batches for r in b]
         if not rows:
-            return []
-        from auditor.continuity import to_findings
+            import polars as pl
 
-        return to_findings(check_rows(rows))
+            from auditor.continuity import FINDINGS
+
+            return pl.DataFrame(schema=FINDINGS)
+        return check_rows(rows)
     parts = -(-hands // per_part)
     buf: dict[int, Rows] = {}
     n = 0
@@ -207,16 +221,13 @@ def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = 
     flush()
     import polars as pl
 
-    from auditor.continuity import to_findings
-
     results = []
     for i in range(parts):
         path = tmp / f"bucket-{i:06d}.pickle"
         if path.exists():
             results.append(check_rows(list(r for b in read_rows(path) for r in b)))
             path.unlink()
-    df = pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
-    return to_findings(df)
+    return pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -225,10 +236,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
     with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:
-        found = findings_of(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part)
-    with open(directory / FINDINGS_FILE, "wb") as f:
-        for i in range(0, len(found), 1_000):
-            _dump(found[i : i + 1_000], f)
+        df = finding_rows(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part)
+    from auditor.continuity import to_findings
+
+    with open(directory / FINDINGS_FILE, "wb") as f:  # a thousand findings at a time
+        for i in range(0, df.height, 1_000):
+            _dump(to_findings(df.slice(i, 1_000)), f)
     return 0
 
 
@@ -249,9 +262,9 @@ class FirstHandFirst:
             self.first = None
         self.inner.add(a, findings, lines)
 
-    def findings(self) -> list[Finding]:
+    def findings(self) -> Iterator[Finding]:
         if self.inner is None:
-            return []  # no hand, or one: no two hands to compare
+            return iter(())  # no hand, or one: no two hands to compare
         return self.inner.findings()
 
 

@@ -97,7 +97,7 @@ def test_bounded_keeps_at_most_a_batch_of_rows() -> None:
         r.process(c)
         most = max(most, len(b.rows))
     assert b.hands > 4 * 4 and most < 4 and b.out is not None  # the rest went to the rows file
-    assert run(Bounded(rows_per_batch=4, in_process=0), cs) == b.findings()
+    assert run(Bounded(rows_per_batch=4, in_process=0), cs) == list(b.findings())
 
 
 def test_a_failing_child_is_an_error_not_an_empty_result() -> None:
@@ -168,7 +168,7 @@ def test_the_auditing_process_never_imports_polars_for_a_large_run() -> None:
         "        if isinstance(c, Chunk):\n"
         "            r.process(c)\n"
         "print('BEFORE', 'polars' in sys.modules)\n"
-        "found = b.findings()\n"
+        "found = list(b.findings())\n"
         "print('AFTER', 'polars' in sys.modules, b.child, len(found))\n"
     )
     root = Path(__file__).resolve().parent.parent

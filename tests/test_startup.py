@@ -187,6 +187,6 @@ def test_cross_hand_stage_waits_for_a_second_hand() -> None:
         for c in cs[:n]:
             for collector in (lazy, real):
                 AuditRun(crosshand=collector).process(c)
-        assert lazy.findings() == real.findings()
+        assert list(lazy.findings()) == list(real.findings())
         if n <= 1:
-            assert lazy.inner is None and lazy.findings() == []
+            assert lazy.inner is None and list(lazy.findings()) == []
