@@ -26,8 +26,7 @@ from auditor.replay.pots import build as build_pots
 from auditor.rules.hand import DuplicateIds
 
 if TYPE_CHECKING:  # polars is imported by the cross-hand stage only when it has two hands
-    from auditor.continuity import Collect
-    from auditor.crosshand_audit import FirstHandFirst
+    from auditor.crosshand_audit import Bounded, FirstHandFirst
 
 
 @dataclass(slots=True)
@@ -154,8 +153,8 @@ class AuditRun:
     dups: DuplicateIds = field(default_factory=DuplicateIds)
     converted_files: set[str] = field(default_factory=set)
     on_audited: Callable[[Audited], None] | None = None
-    #: the cross-hand stage's rows (``hhaudit audit``): :meth:`Collect.findings` runs the T-rules
-    crosshand: Collect | FirstHandFirst | None = None
+    #: the cross-hand stage's rows (``hhaudit audit``): :meth:`Bounded.findings` runs the T-rules
+    crosshand: Bounded | FirstHandFirst | None = None
 
     def profile_for(self, hand: Hand) -> Profile:
         return for_hand(hand.site, self.rules or None)

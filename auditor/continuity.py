@@ -10,7 +10,7 @@ tournament blinds that went down, and where the chain could not be followed (a g
 The input is one row per audited hand: the base hand columns (:data:`auditor.tables.HANDS`) and
 :data:`COLUMNS` (start time in UTC, the seats with the stack each player started with as printed and
 ended with as replayed, a fingerprint of the hand's text, and the profile's settings), built by
-:func:`hand_columns`.  The batch store's ``hands`` table holds the same columns, so
+:func:`hand_columns` (:mod:`auditor.crosshand_rows`).  The batch store's ``hands`` table holds the same columns, so
 :func:`check` runs unchanged on the hands of one ``hhaudit audit``, on a store of months, and on
 Dask partitions of a store (one partition per table: a chain never crosses tables).
 
@@ -23,36 +23,26 @@ are never chained.
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
-from auditor import model as M
 from auditor import schedule
-from auditor.findings import Finding, Severity
-from auditor.times import utc_of
+from auditor.crosshand_rows import ADDED_RE as ADDED_RE  # the rows of this stage, built without polars
+from auditor.crosshand_rows import ANON_RE as ANON_RE
+from auditor.crosshand_rows import POOL_RE as POOL_RE
+from auditor.crosshand_rows import base_columns as base_columns
+from auditor.crosshand_rows import copy_columns as copy_columns
+from auditor.crosshand_rows import fingerprint_text as fingerprint_text
+from auditor.crosshand_rows import hand_columns as hand_columns
+from auditor.crosshand_rows import is_pool as is_pool
+from auditor.findings import Finding
 
-if TYPE_CHECKING:
-    from auditor.audit import Audited
-
-#: A fast-fold pool: each hand is dealt at a new table, so there is no table continuity.
-POOL_RE = re.compile(r"\bzoom\b|\brush\b|rushandcash|go fast|fast ?forward|\bsnap\b|fast.?fold|\bblaze\b|\bjet\b|"
-                     r"speed poker|\bzone poker\b", re.IGNORECASE)  # fmt: skip
-#: Seat names an anonymising site prints instead of players (Bovada/Ignition): they change every hand.
-ANON_RE = re.compile(r"^(?:big blind|small blind|dealer|button|utg(?:\+\d)?|utg\d?|mp\d?|hj|co|bb|sb)(?: \[me\])?$",
-                     re.IGNORECASE)  # fmt: skip
-#: A table line saying chips were added legitimately between hands (rebuy, add-on, top-up).
-ADDED_RE = re.compile(r"re-?buy|add-?on|top(?:s|ped)?[ -]?up|\badds?\b|buys? in|bought in|re-?load", re.IGNORECASE)
 #: A pair of hands further apart than this is not chained (the table stood still or hands are missing).
 MAX_GAP = timedelta(minutes=20)
-#: Finding families the cross-hand stage trusts a hand's final stacks despite (descriptions, copies).
-_TRUSTED_PREFIXES = ("D",)
-
 #: A seat of a hand: the fields of the nested ``seats`` column, and the columns of the flat seat frame.
 SEAT_FIELDS: dict[str, pl.DataType] = {
     "seat": pl.Int64(),
@@ -111,96 +101,6 @@ INPUT: dict[str, pl.DataType] = {**BASE, **COLUMNS}
 #: seat frame (:data:`SEAT_FIELDS`), in the hand's seat order.
 N_SEATS = "n_seats"
 FLAT: dict[str, pl.DataType] = {**{k: v for k, v in INPUT.items() if k != "seats"}, N_SEATS: pl.Int32()}
-
-
-def fingerprint_text(lines: Sequence[str]) -> str:
-    """A compact fingerprint of a hand's whole text (lines stripped at the right, like
-    :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record."""
-    h = hashlib.blake2b(digest_size=12)
-    for line in lines:
-        h.update(line.rstrip().encode("utf-8", "surrogatepass"))
-        h.update(b"\n")
-    return h.hexdigest()
-
-
-def is_pool(hand: M.Hand, first_line: str = "") -> bool:
-    return bool(POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text))
-
-
-def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
-    """The :data:`COLUMNS` of a hand that was not audited (an identical copy, H005): its fingerprint only."""
-    return {**dict.fromkeys(COLUMNS), "fingerprint": fingerprint_text(lines)}
-
-
-def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
-    """The :data:`COLUMNS` of one audited hand (``findings``: the hand's own, ``lines``: its text)."""
-    h, t, pt = a.hand, a.trace, a.pots
-    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
-    added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
-    acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
-    chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
-    chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
-                                    for f in findings)  # fmt: skip
-    finals = _finals(a)
-    chips_ok = chips_ok and finals is not None
-    seats = []
-    for s in h.seats:
-        seats.append({"seat": s.seat, "player": s.player, "stack": s.stack,
-                      "final": finals.get(s.player) if finals is not None else None,
-                      "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
-                      "line": s.line,
-                      "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
-    profile = a.profile
-    return {
-        "start_utc": utc,
-        # a record that prints no stacks (auditor/formats/partial.py) is not chained
-        "seats": None if h.extras.get("stacks") == "unprinted" else seats,
-        "fingerprint": fingerprint_text(lines),
-        "chips_ok": chips_ok,
-        # a fast-fold pool, or an anonymised table: no continuity to follow
-        "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
-        # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
-        "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
-        "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
-        "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
-        **schedule.hand_columns(utc, assumed, h.start_time, h.time_zone, h.extras, h.is_tournament),
-    }
-
-
-def _dead_small_blind(h: M.Hand) -> bool:
-    """The hand was dealt with a live big blind and no small blind, at stakes that have one."""
-    kinds = {e.kind for e in h.events if isinstance(e, M.Post)}
-    return bool(h.small_blind) and "big_blind" in kinds and not kinds & {"small_blind", "small_big_blind"}
-
-
-def _finals(a: Audited) -> dict[str, int] | None:
-    """Each seated player's stack at the end of the hand: the starting stack, less the chips put in,
-    plus the chips returned and the awards the site claims.  The chips must balance (what left the
-    players is the rake and fees, less house money); an uncalled bet the site returned without a
-    line (888, OnGame, walks) is added when it is exactly what is missing.  None when the chips do
-    not balance: the final stacks are not known."""
-    pt = a.pots
-    if pt is None:
-        return None
-    finals: dict[str, int] = {}
-    for s in a.hand.seats:
-        if s.player in finals:
-            return None  # one player in two seats (H003)
-        put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
-        finals[s.player] = s.stack - put + pt.printed_returns.get(s.player, 0) + pt.collected.get(s.player, 0)
-    missing = sum(s.stack for s in a.hand.seats) - sum(finals.values()) - pt.rake - pt.fees + pt.house
-    if missing == 0:
-        return finals
-    silent = {n: v for n, v in pt.expected_returns.items() if v and not pt.printed_returns.get(n) and n in finals}
-    if silent and missing == sum(silent.values()):
-        for n, v in silent.items():
-            finals[n] += v
-        return finals
-    return None
-
-
-def base_columns(h: M.Hand) -> dict[str, Any]:
-    return {k: getattr(h, k) for k in BASE}
 
 
 # ---------------------------------------------------------------------------------- the query
@@ -896,33 +796,3 @@ def run(hands: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """:func:`check` with the gap kind in ``reason`` (collected)."""
     lf = hands.lazy() if isinstance(hands, pl.DataFrame) else hands
     return check(lf).collect()
-
-
-@dataclass
-class Collect:
-    """Gathers the cross-hand rows of an ``hhaudit audit`` run; :meth:`findings` runs the T-rules.
-
-    Rows are turned into polars frames of the flat form (hands, seats: :func:`flat_frames`) every
-    :data:`BATCH` hands, so a large run keeps columns, not Python dictionaries (``rows`` holds the
-    hands not yet turned, with their seats nested)."""
-
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[tuple[pl.DataFrame, pl.DataFrame]] = field(default_factory=list)
-
-    def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
-        if len(self.rows) >= BATCH:
-            self.frames.append(flat_frames(self.rows))
-            self.rows = []
-
-    def findings(self) -> list[Finding]:
-        parts = [*self.frames, flat_frames(self.rows)] if self.rows else self.frames
-        if not parts:
-            return []
-        hands = pl.concat([h for h, _ in parts]).lazy()
-        seats = pl.concat([s for _, s in parts]).lazy()
-        return to_findings(check(hands, seats=seats).collect())
-
-
-#: Hands gathered as dictionaries before they become a polars frame.
-BATCH = 20_000

@@ -1,32 +1,46 @@
 """The cross-hand stage of ``hhaudit audit`` (T-codes), lazy and in bounded memory (issue 16).
 
-:class:`auditor.continuity.Collect` keeps one row per hand for the T-rules, as Python dictionaries
-for 20,000 hands and then as polars frames (~540 bytes a hand) for the whole run, and runs
-:func:`auditor.continuity.check` over all of them at the end: ~4 KiB a hand up to 20,000 hands,
-then memory growing without bound (5 GiB at 10M hands).  This module wraps it twice:
+:func:`auditor.continuity.check` needs every hand of a table at once, and polars' query engine
+takes ~60-75 MiB of working memory however few hands it reads.  So the stage keeps its query out
+of the auditing process:
 
-* :class:`FirstHandFirst` imports polars (~0.15 s) only when a second hand arrives: every T-rule
-  compares two hands of one table, so a run of zero or one hand has no cross-hand finding;
-* :class:`Bounded` turns rows into frames every :data:`ROWS_PER_FRAME` hands, keeps at most
-  :data:`SPILL_BYTES` of frames in memory and *spills* the rest to Parquet files in a private
-  temporary folder, each file sorted by a hash of the hand's table key.  At the end, for a run of
-  at most :data:`HANDS_PER_PARTITION` hands, it runs ``check`` on the frames exactly as
-  ``Collect`` does; else it spills what is left and runs ``check`` on one range of table-key
-  hashes at a time (:data:`HANDS_PER_PARTITION` hands each, read from
-  the spill files with row-group statistics), and sorts the rows as
-  :func:`auditor.batch.crosshand.check_partitioned` does.  A chain of hands never crosses tables,
-  so the result equals ``check`` on the whole run (``tests/test_crosshand_audit.py``); the
-  temporary folder is removed at the end (or when the object is collected).
+* :class:`FirstHandFirst` starts the stage only when a second hand arrives: every T-rule compares
+  two hands of one table, so a run of zero or one hand has no cross-hand finding;
+* :class:`Bounded` keeps at most :data:`ROWS_PER_BATCH` hand rows (:mod:`auditor.crosshand_rows`,
+  seats nested) in memory and appends the others to a file in
+  a private temporary folder (compressed pickles, ~0.1 KiB a hand): what the auditing process holds
+  for the stage does not grow with the run, and it never imports polars.  At the end, a run
+  of at most :data:`IN_PROCESS` hands (nothing written) is checked in the process; a larger one in
+  a **child process** (``python -m auditor.crosshand_audit``, :func:`main`), which returns the
+  findings in a file of the same folder;
+* :func:`findings_of` (the child's work) checks a run of at most :data:`HANDS_PER_PARTITION`
+  hands at once; a larger one it first sorts into buckets by a hash of the table key (files of
+  rows, :data:`BUFFER_ROWS` rows in memory at a time, no polars), then checks one bucket at a
+  time.  A bucket holds its tables' hands in input order, in the flat form of
+  :func:`auditor.continuity.flat_frames` (a hands frame and a seats frame, ``check(hands,
+  seats=seats)``); the findings of all buckets are sorted as
+  :func:`auditor.batch.crosshand.check_partitioned` sorts them.  A chain of hands never crosses
+  tables (nor a tournament's tables: :func:`bucket_key` groups as
+  :func:`auditor.continuity.partition_key`), so the result equals ``check`` on the whole run
+  (``tests/test_crosshand_audit.py``).
+
+The temporary folder is removed at the end (or when the object is collected).  Its files are
+written and read only by this module, in a folder only the user can read (``tempfile.mkdtemp``).
 """
 
 from __future__ import annotations
 
+import os
+import pickle
 import shutil
+import subprocess
+import sys
 import tempfile
 import weakref
-from collections.abc import Iterable, Sequence
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from auditor.findings import Finding
 
@@ -35,96 +49,200 @@ if TYPE_CHECKING:
 
     from auditor.audit import Audited
 
-#: Hands kept as dictionaries before they become a polars frame (~4 KiB each as dictionaries).
-ROWS_PER_FRAME = 1_000
-#: Frames kept in memory before they are spilled to disk (estimated polars size).
-SPILL_BYTES = 4 * 2**20  # polars keeps ~4x the estimate for frames of 1,000 rows
-#: Hands checked at once at the end of a run (one range of table-key hashes): ``check`` needs
-#: about 6 KiB a hand while it runs (sorts, the exploded seats), so 5,000 hands cost ~30 MiB.
-HANDS_PER_PARTITION = 5_000
+#: Hand rows kept in the auditing process before they are appended to the rows file (~4 KiB each).
+ROWS_PER_BATCH = 500
+#: Runs of at most this many hands are checked in the auditing process (no child, no file).
+IN_PROCESS = 1_000
+#: Hands checked at once (a bucket of tables): ``check`` needs a few KiB a hand while it runs.
+HANDS_PER_PARTITION = 2_000
+#: Rows the child keeps in memory while it sorts them into buckets (~4 KiB each).
+BUFFER_ROWS = 2_000
 #: The sort of the partitioned result (as :func:`auditor.batch.crosshand.check_partitioned`).
 ORDER = ["path", "line", "code", "player", "hand_id"]
 
+ROWS_FILE = "rows.pickle"
+FINDINGS_FILE = "findings.pickle"
+
+Rows = list[dict[str, Any]]
+
 
 class Bounded:
-    """The rows of :class:`auditor.continuity.Collect`, spilled to disk past a memory budget."""
+    """Gathers the cross-hand rows of an ``hhaudit audit`` run in bounded memory; :meth:`findings`
+    runs the T-rules (in a child process for a run of more than ``in_process`` hands)."""
 
-    def __init__(self, rows_per_frame: int = ROWS_PER_FRAME, spill_bytes: int = SPILL_BYTES,
-                 hands_per_partition: int = HANDS_PER_PARTITION) -> None:  # fmt: skip
-        self.rows_per_frame = rows_per_frame
-        self.spill_bytes = spill_bytes
+    def __init__(self, rows_per_batch: int = ROWS_PER_BATCH, hands_per_partition: int = HANDS_PER_PARTITION,
+                 in_process: int = IN_PROCESS) -> None:  # fmt: skip
+        self.rows_per_batch = rows_per_batch
         self.hands_per_partition = hands_per_partition
-        self.rows: list[dict[str, Any]] = []
-        self.frames: list[pl.DataFrame] = []
-        self.in_memory = 0
+        self.in_process = in_process
+        self.rows: Rows = []  # the hands not yet written, with their seats nested
         self.hands = 0
-        self.spills: list[Path] = []
         self.dir: Path | None = None
+        self.out: BinaryIO | None = None
+        self.child: bool | None = None  # after findings(): whether a child process ran the query
         self._cleanup: weakref.finalize[Any, Any] | None = None
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        from auditor.continuity import base_columns, hand_columns
+        from auditor.crosshand_rows import base_columns, hand_columns  # no polars in the auditing process
 
         self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
         self.hands += 1
-        if len(self.rows) >= self.rows_per_frame:
-            self._to_frame()
+        if len(self.rows) >= self.rows_per_batch:
+            self._write()
 
-    def _to_frame(self) -> None:
-        from auditor.continuity import frame
-
+    def _write(self) -> None:
         if not self.rows:
             return
-        f = frame(self.rows)
-        self.rows = []
-        self.frames.append(f)
-        self.in_memory += int(f.estimated_size())
-        if self.in_memory > self.spill_bytes:
-            self._spill()
-
-    def _spill(self) -> None:
-        import polars as pl
-
-        from auditor.continuity import partition_key
-
-        if not self.frames:
-            return
-        if self.dir is None:
+        if self.out is None:
             self.dir = Path(tempfile.mkdtemp(prefix="hhaudit-crosshand-"))
-            self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.dir), True)
-        df = pl.concat(self.frames).with_columns(_h=partition_key().hash(seed=7)).sort("_h")
-        path = self.dir / f"spill-{len(self.spills):06d}.parquet"
-        df.write_parquet(path, compression="lz4", statistics=True, row_group_size=4_096)
-        self.spills.append(path)
-        self.frames = []
-        self.in_memory = 0
+            self.out = open(self.dir / ROWS_FILE, "wb")  # noqa: SIM115 (closed in findings or cleanup)
+            self._cleanup = weakref.finalize(self, _remove, self.out, str(self.dir))
+        _dump(self.rows, self.out)
+        self.rows = []
 
-    def findings(self) -> list[Finding]:
-        import polars as pl
-
-        from auditor.continuity import FINDINGS, check, to_findings
-
-        self._to_frame()
-        if not self.spills and self.hands <= self.hands_per_partition:  # small: exactly Collect.findings
-            if not self.frames:
-                return []
-            return to_findings(check(pl.concat(self.frames).lazy()).collect())
-        self._spill()  # the query needs ~6 KiB a hand while it runs: one hash range at a time
+    def findings(self) -> Iterator[Finding]:
+        """The findings, read a thousand at a time from the child's file (their number grows with the run)."""
+        if self.out is None and self.hands <= self.in_process:
+            self.child = False
+            with tempfile.TemporaryDirectory(prefix="hhaudit-crosshand-") as tmp:
+                found = findings_of([self.rows], Path(tmp), self.hands, self.hands_per_partition)
+            yield from found
+            return
+        self._write()
+        assert self.out is not None and self.dir is not None
+        self.out.close()
+        self.child = True
         try:
-            parts = max(1, -(-self.hands // self.hands_per_partition))
-            step = 2**64 // parts
-            scan = pl.scan_parquet([str(p) for p in self.spills])
-            results = []
-            for i in range(parts):
-                cond = pl.col("_h") >= pl.lit(i * step, dtype=pl.UInt64)
-                if i < parts - 1:
-                    cond = cond & (pl.col("_h") < pl.lit((i + 1) * step, dtype=pl.UInt64))
-                results.append(check(scan.filter(cond).drop("_h")).collect().select(list(FINDINGS)))
-            df = pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
-            return to_findings(df)
+            yield from _run_child(self.dir, self.hands, self.hands_per_partition)
         finally:
             if self._cleanup is not None:
                 self._cleanup()
+
+
+def _remove(out: BinaryIO, directory: str) -> None:
+    out.close()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _child_env() -> dict[str, str]:
+    root = str(Path(__file__).resolve().parent.parent)  # this very package, not the working directory's
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONSAFEPATH": "1", "PYTHONPATH": path}
+    # polars' allocator (jemalloc) returns freed pages at once instead of keeping them for reuse
+    env.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+    return env
+
+
+def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
+    """:func:`main` in a fresh interpreter on ``directory``'s rows file; its findings."""
+    argv = [sys.executable, "-m", "auditor.crosshand_audit", str(directory), str(hands), str(per_part)]
+    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=_child_env(), check=False)
+    if done.returncode != 0:
+        err = done.stderr.decode("utf-8", "replace").strip()
+        raise RuntimeError(f"the cross-hand check failed in its child process ({done.returncode}): {err}")
+    with open(directory / FINDINGS_FILE, "rb") as f:
+        for part in _load_all(f):
+            yield from part
+
+
+def _dump(obj: Any, f: BinaryIO) -> None:
+    """One record of a rows or findings file: its length, then the compressed pickle."""
+    data = zlib.compress(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    f.write(len(data).to_bytes(8, "little"))
+    f.write(data)
+
+
+def _load_all(f: BinaryIO) -> Iterator[Any]:
+    """The records :func:`_dump` wrote to ``f``, in order."""
+    while head := f.read(8):
+        data = f.read(int.from_bytes(head, "little"))
+        yield pickle.loads(zlib.decompress(data))  # written by this module, in its private folder
+
+
+def read_rows(path: Path) -> Iterator[Rows]:
+    """The batches of rows :class:`Bounded` appended to ``path``."""
+    with open(path, "rb") as f:
+        yield from _load_all(f)
+
+
+def bucket_key(row: dict[str, Any]) -> bytes:
+    """What :func:`auditor.continuity.partition_key` groups by: the tournament, or else the table."""
+    site, tid, table = row.get("site") or "", row.get("tournament_id"), row.get("table") or ""
+    key = f"{site}\x1f{tid}" if tid is not None else f"{site}\x1f\x1f{table}"
+    return key.encode("utf-8", "surrogatepass")
+
+
+def check_rows(rows: Rows) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on ``rows`` in the flat form (hands and seats frames)."""
+    from auditor.continuity import FINDINGS, check, flat_frames
+
+    hands, seats = flat_frames(rows)
+    return check(hands.lazy(), seats=seats.lazy()).collect().select(list(FINDINGS))
+
+
+def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
+                buffer_rows: int = BUFFER_ROWS) -> list[Finding]:  # fmt: skip
+    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`finding_rows`)."""
+    from auditor.continuity import to_findings
+
+    return to_findings(finding_rows(batches, tmp, hands, per_part, buffer_rows))
+
+
+def finding_rows(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
+                 buffer_rows: int = BUFFER_ROWS) -> pl.DataFrame:  # fmt: skip
+    """The rows of the cross-hand findings of the ``hands`` hand rows in ``batches`` (see the
+    module), in their order; a run of more than ``per_part`` hands is split into buckets (files in
+    ``tmp``), ``buffer_rows`` rows kept in memory at a time."""
+    if hands <= per_part:  # small: the whole run at once
+        rows = [r for b in batches for r in b]
+        if not rows:
+            import polars as pl
+
+            from auditor.continuity import FINDINGS
+
+            return pl.DataFrame(schema=FINDINGS)
+        return check_rows(rows)
+    parts = -(-hands // per_part)
+    buf: dict[int, Rows] = {}
+    n = 0
+
+    def flush() -> None:
+        for i, rs in buf.items():
+            with open(tmp / f"bucket-{i:06d}.pickle", "ab") as f:
+                _dump(rs, f)
+        buf.clear()
+
+    for batch in batches:
+        for r in batch:
+            buf.setdefault(zlib.crc32(bucket_key(r)) % parts, []).append(r)
+            n += 1
+            if n % buffer_rows == 0:
+                flush()
+    flush()
+    import polars as pl
+
+    results = []
+    for i in range(parts):
+        path = tmp / f"bucket-{i:06d}.pickle"
+        if path.exists():
+            results.append(check_rows(list(r for b in read_rows(path) for r in b)))
+            path.unlink()
+    return pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m auditor.crosshand_audit DIR HANDS PER_PART``: the findings of ``DIR``'s rows
+    file (``HANDS`` hands), written to ``DIR/findings.pickle`` (the child process of :class:`Bounded`)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
+    with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:
+        df = finding_rows(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part)
+    from auditor.continuity import to_findings
+
+    with open(directory / FINDINGS_FILE, "wb") as f:  # a thousand findings at a time
+        for i in range(0, df.height, 1_000):
+            _dump(to_findings(df.slice(i, 1_000)), f)
+    return 0
 
 
 class FirstHandFirst:
@@ -144,7 +262,11 @@ class FirstHandFirst:
             self.first = None
         self.inner.add(a, findings, lines)
 
-    def findings(self) -> list[Finding]:
+    def findings(self) -> Iterator[Finding]:
         if self.inner is None:
-            return []  # no hand, or one: no two hands to compare
+            return iter(())  # no hand, or one: no two hands to compare
         return self.inner.findings()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

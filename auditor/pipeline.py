@@ -116,10 +116,15 @@ def iter_parsed(
         if on_hand is not None:
             on_hand(r)
         yield r.hand, r.findings
-    if run.crosshand is not None:
-        fs = [f for f in run.crosshand.findings() if (gaps or f.code != "T001") and keep(f)]
-        for f in fs:
-            summary.by_code[f.code] += 1
+    if run.crosshand is not None:  # a thousand at a time: their number grows with the run
+        fs = []
+        for f in run.crosshand.findings():
+            if (gaps or f.code != "T001") and keep(f):
+                summary.by_code[f.code] += 1
+                fs.append(f)
+                if len(fs) >= 1_000:
+                    yield None, fs
+                    fs = []
         if fs:
             yield None, fs
 

@@ -42,11 +42,15 @@ tournament's first hand left out.
 
 from __future__ import annotations
 
-import re
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import timedelta
 
 import polars as pl
+
+from auditor.crosshand_rows import flight_of as flight_of  # the per-hand columns, built without polars
+from auditor.crosshand_rows import local_start as local_start
+from auditor.crosshand_rows import schedule_columns
+
+hand_columns = schedule_columns
 
 #: A hand started this long after another table's first hand at a higher level is behind.
 TOLERANCE = timedelta(minutes=3)
@@ -64,74 +68,6 @@ COLUMNS: dict[str, pl.DataType] = {
     "clock": pl.String(),  # the zone as printed with ``local_start`` (null: none printed, the file's clock)
     "flight": pl.String(),  # the tournament's name and buy-in as printed (flights of one id differ)
 }
-
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                       "dec"), start=1)}  # fmt: skip
-#: Printed dates, each with the order of its groups (year, month, day, hour, minute, second).
-_DATES: tuple[tuple[re.Pattern[str], str], ...] = (
-    # 2022-07-11 15:03:22, 2012/04/12 - 22:32:06, 2011/08/07 16:02
-    (re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?"), "ymdHMS"),
-    # 888poker: 27 03 2016 22:36:34 (day, month, year)
-    (re.compile(r"^\s*(\d{1,2}) (\d{1,2}) (\d{4}) (\d{1,2}):(\d{2}):(\d{2})"), "dmyHMS"),
-    # OnGame: Tue Dec 18 01:53:38 2012
-    (re.compile(r"([A-Za-z]{3})[a-z]* (\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) (\d{4})"), "bdHMSy"),
-    # PartyPoker: July 27, 23:00:33 2012
-    (re.compile(r"([A-Za-z]{3})[a-z]* (\d{1,2}), (\d{1,2}):(\d{2}):(\d{2}) (\d{4})"), "bdHMSy"),
-)
-
-
-def local_start(text: str | None) -> datetime | None:
-    """The start time as printed, read with no zone (a naive ``datetime``), or None when it cannot
-    be read.  Only for comparing hands on one clock: never a UTC time."""
-    if not text:
-        return None
-    for pattern, order in _DATES:
-        m = pattern.search(text)
-        if m is None:
-            continue
-        got: dict[str, int] = {}
-        for key, value in zip(order, m.groups(), strict=True):
-            if key == "b":
-                month = _MONTHS.get(value.lower())
-                if month is None:
-                    break
-                got["m"] = month
-            else:
-                got[key] = int(value) if value else 0
-        else:
-            try:
-                return datetime(got["y"], got["m"], got["d"], got["H"], got["M"], got.get("S", 0))
-            except ValueError:
-                return None
-    return None
-
-
-def flight_of(extras: dict[str, str]) -> str | None:
-    """What tells flights of one tournament id apart, as printed: the tournament's name and buy-in
-    (``extras``: the hand's); None when neither is printed."""
-    name, buyin = extras.get("tournament_name"), extras.get("buyin")
-    if name is None and buyin is None:
-        return None
-    return f"{name or ''}\x1f{buyin or ''}"
-
-
-def hand_columns(
-    utc: datetime | None,
-    assumed: bool,
-    start_time: str | None,
-    time_zone: str | None,
-    extras: dict[str, str],
-    tournament: bool,
-) -> dict[str, Any]:
-    """The :data:`COLUMNS` of one hand: ``utc`` is its UTC start (:func:`auditor.times.utc_of`), if
-    known, and ``assumed`` says it was read in a zone the reader assumed (the site printed none).
-    A tournament hand with no UTC time, or one read in an assumed zone, keeps its printed time
-    (``local_start``): its clock is the zone as printed, or with none the file's (never a guess)."""
-    if not tournament:
-        return {"local_start": None, "clock": None, "flight": None}
-    local = local_start(start_time) if utc is None or assumed else None
-    clock = time_zone if local is not None and not assumed else None
-    return {"local_start": local, "clock": clock, "flight": flight_of(extras)}
 
 
 def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timedelta = RUN_GAP) -> pl.LazyFrame:

@@ -24,10 +24,10 @@ import tempfile
 import weakref
 from typing import Any
 
-#: Hands kept in memory before the store moves to disk (~0.57 KiB a hand of 32 lines: ~14 MiB).
-SPILL_AT = 25_000
+#: Hands kept in memory before the store moves to disk (~0.8 KiB a hand of 32 lines in all: ~8 MiB).
+SPILL_AT = 10_000
 #: SQLite's page cache once on disk, in KiB.
-CACHE_KIB = 16 * 1024
+CACHE_KIB = 8 * 1024
 
 First = tuple[str, int, bytes]
 

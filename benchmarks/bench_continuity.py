@@ -7,7 +7,9 @@ $5 lower than the previous final) in every hundredth table, so the result is not
 are written to Parquet once (not timed), in store layout 2 (a ``hands`` file with ``n_seats`` and a flat
 ``seats`` file, one row per seat) and in the older nested layout; then ``continuity.check`` is timed
 (best of ``--repeat``, wall and CPU seconds) on both Parquet layouts, as the store's pass reads them,
-and on the same frames in memory (the flat one is what ``hhaudit audit`` builds), with polars
+and on the same frames in memory (the flat form is what ``hhaudit audit`` checks:
+``auditor.crosshand_audit.check_rows`` builds it with ``continuity.flat_frames`` and runs
+``check(hands, seats=seats)``, one bucket of tables at a time, in a child process), with polars
 limited to ``--threads`` threads (default 1: hands/s per core).  ``--baseline FILE`` times another
 version of ``auditor/continuity.py`` (e.g. ``git show main:auditor/continuity.py``) on the same
 nested input in the same run; every result is compared with the first.  Finally the check runs as Dask tasks

@@ -26,6 +26,7 @@ from auditor.audit import AuditRun
 from auditor.batch import crosshand as X
 from auditor.batch import store as S
 from auditor.batch.runner import Options, run_batch
+from auditor.crosshand_audit import Bounded
 from auditor.pipeline import Summary, audit, iter_chunks
 from tests.conftest import CORPUS, ROOT
 
@@ -34,12 +35,12 @@ CODES = ["T001", "T002", "T003", "T004", "T005", "T006"]
 
 
 def rows_of(*paths: Path | str) -> list[dict[str, Any]]:
-    run = AuditRun(crosshand=C.Collect())
+    keep = Bounded(rows_per_batch=10**9, in_process=10**9)  # every row kept in memory
+    run = AuditRun(crosshand=keep)
     for item in iter_chunks([str(p) for p in paths], Summary()):
         if not isinstance(item, C.Finding):
             run.process(item)
-    assert run.crosshand is not None
-    return run.crosshand.rows
+    return keep.rows
 
 
 def t_findings(rows: list[dict[str, Any]]) -> list[C.Finding]:

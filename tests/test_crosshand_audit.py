@@ -1,6 +1,7 @@
 """The cross-hand stage of ``hhaudit audit`` in bounded memory (issue 16, auditor/crosshand_audit.py):
-spilled to disk by table-key hash and checked one hash range at a time, it finds exactly what
-:class:`auditor.continuity.Collect` finds on the whole run, in the same order."""
+in the auditing process or in a child process, on the whole run or bucket by bucket of tables, it
+finds exactly what :func:`auditor.continuity.check` finds on all the hands at once (nested seats),
+in the same order; what the auditing process keeps stays bounded by count."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from auditor import continuity as C
 from auditor.audit import AuditRun
-from auditor.continuity import Collect
 from auditor.crosshand_audit import Bounded, FirstHandFirst
 from auditor.formats import Chunk
 from auditor.ingest import read_stream
@@ -30,40 +31,90 @@ def sessions() -> list[list[Chunk]]:
     return [chunks([p]) for p in sorted((FIXTURES / "continuity").rglob("*.txt"))]
 
 
-def run(collector: Collect | Bounded | FirstHandFirst, cs: list[Chunk]) -> list[object]:
+def run(collector: Bounded | FirstHandFirst, cs: list[Chunk]) -> list[object]:
     r = AuditRun(crosshand=collector)
     for c in cs:
         r.process(c)
     return list(collector.findings())
 
 
-@pytest.mark.parametrize(
-    ("rows", "spill", "per_part"),
-    [(1_000, 16 * 2**20, 25_000), (3, 1, 5), (7, 1, 1), (2, 20_000, 40), (1, 1, 10**9)],
-    ids=["in-memory", "spill-every-frame", "a-partition-per-hand", "some-spills", "one-partition"],
-)
-def test_bounded_equals_collect_on_the_continuity_fixtures(rows: int, spill: int, per_part: int) -> None:
+def rows_of(cs: list[Chunk]) -> list[dict[str, object]]:
+    b = Bounded(rows_per_batch=10**9, in_process=10**9)
+    r = AuditRun(crosshand=b)
+    for c in cs:
+        r.process(c)
+    return b.rows
+
+
+def whole(cs: list[Chunk]) -> list[object]:
+    """The reference: every hand's row kept, then ``check`` once on the nested form."""
+    return list(C.to_findings(C.check(C.frame(rows_of(cs)).lazy()).collect()))
+
+
+def test_bounded_equals_the_whole_query_on_the_continuity_fixtures() -> None:
+    """In the process (a small run) and in a child process (rows written in batches of 3, buckets
+    of 5 hands) alike; the temporary folder is removed."""
     codes: set[str] = set()
     for cs in sessions():
-        want = run(Collect(), cs)
+        want = whole(cs)
         codes |= {f.code for f in want}  # type: ignore[attr-defined]
-        b = Bounded(rows, spill, per_part)
-        assert run(b, cs) == want, cs[0].path
-        if spill == 1:
-            assert b.spills and b.dir is not None and not b.dir.exists()  # spilled, then removed
+        small = Bounded()
+        assert run(small, cs) == want, cs[0].path
+        assert small.child is False and small.dir is None
+        child = Bounded(rows_per_batch=3, hands_per_partition=5, in_process=0)
+        assert run(child, cs) == want, cs[0].path
+        assert child.child is True and child.dir is not None and not child.dir.exists()
     assert codes >= {"T001", "T002", "T003", "T005", "T006"}  # (T004 needs a no-top-up profile)
 
 
-def test_first_hand_first_equals_collect() -> None:
+@pytest.mark.parametrize(("per_part", "buffer_rows"), [(1, 1), (2, 3), (5, 2), (40, 7), (10**9, 1)])
+def test_buckets_of_any_size_give_the_whole_query(tmp_path: Path, per_part: int, buffer_rows: int) -> None:
+    """The child's work (:func:`findings_of`): a bucket per hand, a few, one; any buffer."""
+    from auditor.crosshand_audit import findings_of
+
+    for i, cs in enumerate(sessions()):
+        rows = rows_of(cs)
+        d = tmp_path / str(i)
+        d.mkdir()
+        batches = [rows[j : j + 4] for j in range(0, len(rows), 4)]
+        got = findings_of(batches, d, len(rows), per_part, buffer_rows)
+        assert got == list(C.to_findings(C.check(C.frame(rows).lazy()).collect())), cs[0].path
+        assert not list(d.iterdir())  # every bucket file read and removed
+
+
+def test_first_hand_first_equals_the_whole_query() -> None:
     for cs in sessions():
-        assert run(FirstHandFirst(), cs) == run(Collect(), cs)
+        assert run(FirstHandFirst(), cs) == whole(cs)
+
+
+def test_bounded_keeps_at_most_a_batch_of_rows() -> None:
+    """What the auditing process holds for the stage is bounded by count, whatever the run's size."""
+    cs = [c for s in sessions() for c in s]
+    b = Bounded(rows_per_batch=4, in_process=0)
+    r = AuditRun(crosshand=b)
+    most = 0
+    for c in cs:
+        r.process(c)
+        most = max(most, len(b.rows))
+    assert b.hands > 4 * 4 and most < 4 and b.out is not None  # the rest went to the rows file
+    assert run(Bounded(rows_per_batch=4, in_process=0), cs) == list(b.findings())
+
+
+def test_a_failing_child_is_an_error_not_an_empty_result() -> None:
+    cs = sessions()[0]
+    b = Bounded(rows_per_batch=1, hands_per_partition=0, in_process=0)  # 0 hands a bucket: the child fails
+    with pytest.raises(RuntimeError, match="child process"):
+        run(b, cs)
+    assert b.dir is not None and not b.dir.exists()
 
 
 @pytest.mark.corpus
-def test_bounded_equals_collect_on_a_corpus_folder() -> None:
+def test_bounded_equals_the_whole_query_on_a_corpus_folder() -> None:
     d = corpus_dir("pokerstars")
     cs = [c for c in chunks(sorted(d.rglob("*.txt"))) if c.site == "pokerstars"][:1500]
-    assert run(Bounded(50, 1, 200), cs) == run(Collect(), cs)
+    want = whole(cs)
+    assert run(Bounded(50, 200, 0), cs) == want
+    assert run(Bounded(), cs) == want
 
 
 def test_batch_night_check_in_partitions_equals_the_whole_query(tmp_path: Path) -> None:
@@ -91,3 +142,37 @@ def test_batch_night_check_in_partitions_equals_the_whole_query(tmp_path: Path) 
         assert part.select(whole.columns).equals(whole.select(part.columns).select(whole.columns)), per_part
     assert not [p for p in store.iterdir() if p.name.startswith("crosshand-")]  # temporary folders removed
     assert isinstance(whole, pl.DataFrame)
+
+
+def test_the_rows_module_names_the_columns_of_the_query() -> None:
+    from auditor import crosshand_rows as R
+
+    assert tuple(C.BASE) == R.BASE_NAMES and tuple(C.COLUMNS) == R.COLUMN_NAMES
+
+
+def test_the_auditing_process_never_imports_polars_for_a_large_run() -> None:
+    """Rows are built and written without polars; the query runs in the child."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from auditor.audit import AuditRun\n"
+        "from auditor.crosshand_audit import Bounded\n"
+        "from auditor.formats import Chunk\n"
+        "from auditor.ingest import read_stream\n"
+        "b = Bounded(rows_per_batch=2, in_process=0)\n"
+        "r = AuditRun(crosshand=b)\n"
+        "with open(sys.argv[1], 'rb') as f:\n"
+        "    for c in read_stream(f, sys.argv[1], 0)[1]:\n"
+        "        if isinstance(c, Chunk):\n"
+        "            r.process(c)\n"
+        "print('BEFORE', 'polars' in sys.modules)\n"
+        "found = list(b.findings())\n"
+        "print('AFTER', 'polars' in sys.modules, b.child, len(found))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    src = str(FIXTURES / "continuity" / "T002" / "bad.txt")
+    argv = [sys.executable, "-c", code, src]
+    out = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=True).stdout
+    assert "BEFORE False" in out and "AFTER False True" in out, out

@@ -57,7 +57,7 @@ def fingerprint(lines: Sequence[str]) -> bytes:
 
 class DuplicateIds:
     """Remembers (site, hand id) → (path, first line, fingerprint) across an audit run, in bounded
-    memory: the first 25,000 hands in a dict, every later one in a temporary database on disk
+    memory: the first 10,000 hands in a dict, every later one in a temporary database on disk
     (:class:`~auditor.seenstore.SeenStore`)."""
 
     def __init__(self, seen: SeenStore | None = None) -> None:

@@ -1,0 +1,202 @@
+"""The row of one audited hand for the cross-hand stage (:mod:`auditor.continuity`), built without
+polars: ``hhaudit audit`` builds a row per hand while it audits, and runs the polars query in
+another process (:mod:`auditor.crosshand_audit`), so the auditing process never imports polars.
+:mod:`auditor.continuity` re-exports these names; its ``BASE`` and ``COLUMNS`` give the types of
+the columns named here (``tests/test_crosshand_audit.py`` checks that the names agree)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from auditor import model as M
+from auditor.findings import Finding, Severity
+from auditor.times import utc_of
+
+if TYPE_CHECKING:
+    from auditor.audit import Audited
+
+#: A fast-fold pool: each hand is dealt at a new table, so there is no table continuity.
+POOL_RE = re.compile(r"\bzoom\b|\brush\b|rushandcash|go fast|fast ?forward|\bsnap\b|fast.?fold|\bblaze\b|\bjet\b|"
+                     r"speed poker|\bzone poker\b", re.IGNORECASE)  # fmt: skip
+#: Seat names an anonymising site prints instead of players (Bovada/Ignition): they change every hand.
+ANON_RE = re.compile(r"^(?:big blind|small blind|dealer|button|utg(?:\+\d)?|utg\d?|mp\d?|hj|co|bb|sb)(?: \[me\])?$",
+                     re.IGNORECASE)  # fmt: skip
+#: A table line saying chips were added legitimately between hands (rebuy, add-on, top-up).
+ADDED_RE = re.compile(r"re-?buy|add-?on|top(?:s|ped)?[ -]?up|\badds?\b|buys? in|bought in|re-?load", re.IGNORECASE)
+#: Finding families the cross-hand stage trusts a hand's final stacks despite (descriptions, copies).
+_TRUSTED_PREFIXES = ("D",)
+
+#: The base hand columns the stage reads (:data:`auditor.continuity.BASE`).
+BASE_NAMES = ("site", "hand_id", "path", "first_line", "small_blind", "big_blind", "ante", "button", "table",
+              "tournament_id", "level", "complete", "cancelled", "decimals", "game", "structure")  # fmt: skip
+#: The columns the stage adds to a hand row (:data:`auditor.continuity.COLUMNS`).
+COLUMN_NAMES = ("start_utc", "seats", "fingerprint", "chips_ok", "pool", "top_ups", "button_rule", "keeps_button",
+                "local_start", "clock", "flight")  # fmt: skip
+
+
+def fingerprint_text(lines: Sequence[str]) -> str:
+    """A compact fingerprint of a hand's whole text (lines stripped at the right, like
+    :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record."""
+    h = hashlib.blake2b(digest_size=12)
+    for line in lines:
+        h.update(line.rstrip().encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def is_pool(hand: M.Hand, first_line: str = "") -> bool:
+    return bool(POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text))
+
+
+def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
+    """The :data:`auditor.continuity.COLUMNS` of a hand that was not audited (an identical copy,
+    H005): its fingerprint only."""
+    return {**dict.fromkeys(COLUMN_NAMES), "fingerprint": fingerprint_text(lines)}
+
+
+def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
+    """The :data:`auditor.continuity.COLUMNS` of one audited hand (``findings``: the hand's own,
+    ``lines``: its text)."""
+    h, t, pt = a.hand, a.trace, a.pots
+    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
+    acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
+    chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
+    chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
+                                    for f in findings)  # fmt: skip
+    finals = _finals(a)
+    chips_ok = chips_ok and finals is not None
+    seats = []
+    for s in h.seats:
+        seats.append({"seat": s.seat, "player": s.player, "stack": s.stack,
+                      "final": finals.get(s.player) if finals is not None else None,
+                      "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
+                      "line": s.line,
+                      "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
+    profile = a.profile
+    return {
+        "start_utc": utc,
+        # a record that prints no stacks (auditor/formats/partial.py) is not chained
+        "seats": None if h.extras.get("stacks") == "unprinted" else seats,
+        "fingerprint": fingerprint_text(lines),
+        "chips_ok": chips_ok,
+        # a fast-fold pool, or an anonymised table: no continuity to follow
+        "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
+        # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
+        "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
+        "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
+        "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
+        **schedule_columns(utc, assumed, h.start_time, h.time_zone, h.extras, h.is_tournament),
+    }
+
+
+def _dead_small_blind(h: M.Hand) -> bool:
+    """The hand was dealt with a live big blind and no small blind, at stakes that have one."""
+    kinds = {e.kind for e in h.events if isinstance(e, M.Post)}
+    return bool(h.small_blind) and "big_blind" in kinds and not kinds & {"small_blind", "small_big_blind"}
+
+
+def _finals(a: Audited) -> dict[str, int] | None:
+    """Each seated player's stack at the end of the hand: the starting stack, less the chips put in,
+    plus the chips returned and the awards the site claims.  The chips must balance (what left the
+    players is the rake and fees, less house money); an uncalled bet the site returned without a
+    line (888, OnGame, walks) is added when it is exactly what is missing.  None when the chips do
+    not balance: the final stacks are not known."""
+    pt = a.pots
+    if pt is None:
+        return None
+    finals: dict[str, int] = {}
+    for s in a.hand.seats:
+        if s.player in finals:
+            return None  # one player in two seats (H003)
+        put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
+        finals[s.player] = s.stack - put + pt.printed_returns.get(s.player, 0) + pt.collected.get(s.player, 0)
+    missing = sum(s.stack for s in a.hand.seats) - sum(finals.values()) - pt.rake - pt.fees + pt.house
+    if missing == 0:
+        return finals
+    silent = {n: v for n, v in pt.expected_returns.items() if v and not pt.printed_returns.get(n) and n in finals}
+    if silent and missing == sum(silent.values()):
+        for n, v in silent.items():
+            finals[n] += v
+        return finals
+    return None
+
+
+def base_columns(h: M.Hand) -> dict[str, Any]:
+    return {k: getattr(h, k) for k in BASE_NAMES}
+
+
+# ------------------------------------------------------------------ T007's clocks and flights
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                       "dec"), start=1)}  # fmt: skip
+#: Printed dates, each with the order of its groups (year, month, day, hour, minute, second).
+_DATES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # 2022-07-11 15:03:22, 2012/04/12 - 22:32:06, 2011/08/07 16:02
+    (re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?"), "ymdHMS"),
+    # 888poker: 27 03 2016 22:36:34 (day, month, year)
+    (re.compile(r"^\s*(\d{1,2}) (\d{1,2}) (\d{4}) (\d{1,2}):(\d{2}):(\d{2})"), "dmyHMS"),
+    # OnGame: Tue Dec 18 01:53:38 2012
+    (re.compile(r"([A-Za-z]{3})[a-z]* (\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) (\d{4})"), "bdHMSy"),
+    # PartyPoker: July 27, 23:00:33 2012
+    (re.compile(r"([A-Za-z]{3})[a-z]* (\d{1,2}), (\d{1,2}):(\d{2}):(\d{2}) (\d{4})"), "bdHMSy"),
+)
+
+
+def local_start(text: str | None) -> datetime | None:
+    """The start time as printed, read with no zone (a naive ``datetime``), or None when it cannot
+    be read.  Only for comparing hands on one clock: never a UTC time."""
+    if not text:
+        return None
+    for pattern, order in _DATES:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        got: dict[str, int] = {}
+        for key, value in zip(order, m.groups(), strict=True):
+            if key == "b":
+                month = _MONTHS.get(value.lower())
+                if month is None:
+                    break
+                got["m"] = month
+            else:
+                got[key] = int(value) if value else 0
+        else:
+            try:
+                return datetime(got["y"], got["m"], got["d"], got["H"], got["M"], got.get("S", 0))
+            except ValueError:
+                return None
+    return None
+
+
+def flight_of(extras: dict[str, str]) -> str | None:
+    """What tells flights of one tournament id apart, as printed: the tournament's name and buy-in
+    (``extras``: the hand's); None when neither is printed."""
+    name, buyin = extras.get("tournament_name"), extras.get("buyin")
+    if name is None and buyin is None:
+        return None
+    return f"{name or ''}\x1f{buyin or ''}"
+
+
+def schedule_columns(
+    utc: datetime | None,
+    assumed: bool,
+    start_time: str | None,
+    time_zone: str | None,
+    extras: dict[str, str],
+    tournament: bool,
+) -> dict[str, Any]:
+    """The schedule's columns (:data:`auditor.schedule.COLUMNS`) of one hand: ``utc`` is its UTC
+    start (:func:`auditor.times.utc_of`), if known, and ``assumed`` says it was read in a zone the
+    reader assumed (the site printed none).  A tournament hand with no UTC time, or one read in an
+    assumed zone, keeps its printed time (``local_start``): its clock is the zone as printed, or with
+    none the file's (never a guess)."""
+    if not tournament:
+        return {"local_start": None, "clock": None, "flight": None}
+    local = local_start(start_time) if utc is None or assumed else None
+    clock = time_zone if local is not None and not assumed else None
+    return {"local_start": local, "clock": clock, "flight": flight_of(extras)}
