@@ -45,12 +45,11 @@ def night_input(store: str, night: str) -> pl.LazyFrame:
     """The hands of ``night`` and the last two hands of each table from the nights before it (the
     last one is chained to the night's first; the one before tells whether it was alone in its file:
     findings on earlier nights' hands are dropped by :func:`_rows`)."""
+    from auditor.batch.nightpass import tails
+
     day = date.fromisoformat(night)
-    h = _hands(store)
-    now = h.filter(pl.col(S.NIGHT) == day)
-    before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, C.N_SEATS, *_LOC)
-    return pl.concat([now, last], how="vertical_relaxed")
+    now = _hands(store).filter(pl.col(S.NIGHT) == day)
+    return pl.concat([now, tails(store, night).lazy()], how="vertical_relaxed")
 
 
 _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
@@ -271,10 +270,13 @@ def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> 
     ``per_part`` hands is checked in partitions by table (a tournament's tables together), each
     alone.  A chain never crosses tables: the rows are those of the whole query, in
     :func:`check_partitioned`'s order."""
+    from auditor.batch.nightpass import check_streamed
+
+    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
+        return check_streamed(store, night, per_part)
     hands, seats = night_frames(store, night)
-    if hands.height <= per_part:
-        return C.check(hands.lazy(), seats=seats.lazy()).collect()
-    return _merge([_check_frame(part) for part in split_flat(hands, seats, -(-hands.height // per_part))])
+    return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
 def run_night(store: str, night: str) -> Counter[str]:
@@ -284,7 +286,9 @@ def run_night(store: str, night: str) -> Counter[str]:
     from auditor.batch.work import finding_row
 
     rows = []
-    for f, r in _dup_findings(duplicates(store, night)):
+    from auditor.batch.nightpass import night_duplicates, write_tails
+
+    for f, r in _dup_findings(night_duplicates(store, night)):
         row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
         row["table"] = r["table"]
         rows.append(row)
@@ -292,6 +296,7 @@ def run_night(store: str, night: str) -> Counter[str]:
     out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
     S.write_atomic(out, path)
+    write_tails(store, night)  # the night's last hands of each table, read by the nights after it
     return Counter(dict(out.group_by("code").len().iter_rows()))
 
 
