@@ -101,7 +101,7 @@ def test_check_night_equals_the_old_whole_night_query(store: Path, night: str, m
 def test_tails_are_written_per_night_and_equal_the_old_last_hands(store: Path) -> None:
     for night in NIGHTS:
         d = Path(S.night_dir(str(store), NP.TAILS, night))
-        assert [p.name for p in d.iterdir() if p.name.endswith(".parquet")][0].startswith("tails-")
+        assert next(p.name for p in d.iterdir() if p.name.endswith(".parquet")).startswith("tails-")
     for night in NIGHTS[1:]:
         old = _old_night_input(str(store), night).filter(pl.col(S.NIGHT) < date.fromisoformat(night)).collect()
         new = NP.tails(str(store), night)
