@@ -130,3 +130,14 @@ def test_a_night_audited_again_gets_new_tails(store: Path, tmp_path: Path) -> No
     _batch(copy, [src], NIGHTS[0])
     after = sorted(os.listdir(S.night_dir(str(copy), NP.TAILS, NIGHTS[0])))
     assert before != after and len(after) == 1
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_tails_taken_from_the_partitions_equal_the_tails_read_from_the_store(store: Path, night: str) -> None:
+    parts: list[pl.DataFrame] = []
+    X.check_night(str(store), night, per_part=2, tails_out=parts)
+    assert parts
+    got = pl.concat(parts)
+    want = NP.write_tails(str(store), night)  # from the night's hands
+    assert got.schema == want.schema
+    assert _key(got) == _key(want)

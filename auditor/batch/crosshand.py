@@ -233,11 +233,13 @@ def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
     night's hands), once each, in path and line order."""
     if df.is_empty():
         return df
-    loc = (
+    on = ["site", "hand_id", "path"]
+    loc = (  # only the hands with a finding (a semi-join: not the whole night in memory)
         _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
-        .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no").collect()
+        .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
+        .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
-    df = df.join(loc, on=["site", "hand_id", "path"], how="inner").unique(["code", "path", "line", "player", "reason"])
+    df = df.join(loc, on=on, how="inner").unique(["code", "path", "line", "player", "reason"])
     return df.sort(["path", "line", "code", "player"], nulls_last=True)
 
 
@@ -264,24 +266,28 @@ ROWS_PER_FRAME = 20_000
 HANDS_PER_PARTITION = 20_000
 
 
-def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> pl.DataFrame:
+def check_night(
+    store: str, night: str, per_part: int = HANDS_PER_PARTITION, tails_out: list[pl.DataFrame] | None = None
+) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
     in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
     ``per_part`` hands is checked in partitions by table (a tournament's tables together), each
     alone.  A chain never crosses tables: the rows are those of the whole query, in
-    :func:`check_partitioned`'s order."""
+    :func:`check_partitioned`'s order.  ``tails_out``: where a streamed night leaves its table
+    tails (:func:`auditor.batch.nightpass.write_tails`), taken from its partitions."""
     from auditor.batch.nightpass import check_streamed
 
     n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
     if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
-        return check_streamed(store, night, per_part)
+        return check_streamed(store, night, per_part, tails_out)
     hands, seats = night_frames(store, night)
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
 def run_night(store: str, night: str) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = _located(store, night, check_night(store, night))
+    tails: list[pl.DataFrame] = []
+    cont = _located(store, night, check_night(store, night, tails_out=tails))
     frames = [S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS) for i in range(0, cont.height, ROWS_PER_FRAME)]
     from auditor.batch.work import finding_row
 
@@ -296,7 +302,7 @@ def run_night(store: str, night: str) -> Counter[str]:
     out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
     S.write_atomic(out, path)
-    write_tails(store, night)  # the night's last hands of each table, read by the nights after it
+    write_tails(store, night, tails)  # the night's last hands of each table, read by the nights after it
     return Counter(dict(out.group_by("code").len().iter_rows()))
 
 

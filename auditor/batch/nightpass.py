@@ -42,7 +42,7 @@ _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
 #: Hands buffered before a chunk is written while streaming a night (bounds the stream's memory).
 CHUNK_HANDS = 50_000
 #: Hand ids matched at once by :func:`night_duplicates`.
-IDS_PER_BUCKET = 1_000_000
+IDS_PER_BUCKET = 500_000
 TAILS = "tails"
 
 
@@ -88,13 +88,20 @@ def tails_path(store: str, night: str, digest: str) -> str:
     return os.path.join(S.night_dir(store, TAILS, night), f"tails-{digest}.parquet")
 
 
-def write_tails(store: str, night: str, live: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Compute and write the tails file of ``night`` (replacing any older one); returns it."""
+def write_tails(
+    store: str, night: str, parts: list[pl.DataFrame] | None = None, live: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Write the tails file of ``night`` (replacing any older one) and return it: from ``parts``
+    (the tails of each partition of a streamed night, :func:`check_streamed`) or, when they are not
+    given, from the night's hands (a night of at most one partition, or an older store)."""
     day = date.fromisoformat(night)
     live = _live(store) if live is None else live
     mine = live.filter(pl.col(S.NIGHT) == day)
-    hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
-    out = _nested(store, day, _last_two(hands).collect())
+    if parts:
+        out = pl.concat(parts, how="vertical_relaxed")
+    else:
+        hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
+        out = _nested(store, day, _last_two(hands).collect())
     path = tails_path(store, night, _digest(mine))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     S.write_atomic(out, path)
@@ -113,7 +120,7 @@ def tails(store: str, night: str) -> pl.DataFrame:
     for d in sorted(live.filter(pl.col(S.NIGHT) < day)[S.NIGHT].unique().to_list()):
         n = d.isoformat()
         path = tails_path(store, n, _digest(live.filter(pl.col(S.NIGHT) == d)))
-        frames.append(pl.read_parquet(path) if os.path.exists(path) else write_tails(store, n, live))
+        frames.append(pl.read_parquet(path) if os.path.exists(path) else write_tails(store, n, None, live))
     if not frames:
         return _nested(store, day, _cols(S.scan(store, "hands")).head(0).collect())
     return _last_two(pl.concat(frames, how="vertical_relaxed").lazy()).collect()
@@ -204,7 +211,7 @@ def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[
         hv = h.select(_hash()).to_series()
         n = h[C.N_SEATS].fill_null(0)
         sv = hv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
-        buf_h.append(h.select(*C.FLAT).with_columns(_h=hv))
+        buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(_h=hv))
         buf_s.append(s.select(*C.SEAT_FIELDS).with_columns(_h=sv))
         held += h.height
         total += h.height
@@ -236,16 +243,36 @@ def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
     return pl.read_parquet(os.path.join(d, "*.parquet")).select(list(schema)).cast(schema)  # type: ignore[arg-type]
 
 
-def check_streamed(store: str, night: str, per_part: int) -> pl.DataFrame:
+_HANDS_LOC: dict[str, pl.DataType] = {**C.FLAT, **{c: S.HANDS[c] for c in _LOC if c != S.NIGHT}, S.NIGHT: pl.Date()}
+
+
+def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.DataFrame:
+    """The last two hands of each table of ``day`` among a partition's hands (flat, with their
+    location), their seats nested: this partition's share of the night's tails file."""
+    sf = C.link_seats(hands, seats)
+    nested = sf.group_by("_in", maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("seats"))
+    h = hands.with_row_index("_in").join(nested.with_columns(pl.col("_in").cast(pl.get_index_type())), on="_in",
+                                         how="left", maintain_order="left")  # fmt: skip
+    h = h.filter(pl.col(S.NIGHT) == day).drop("_in")
+    out = _last_two(h.with_columns(pl.lit(None, pl.Int32).alias(C.N_SEATS)).lazy()).collect()
+    return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
+
+
+def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone;
-    the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night."""
+    the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With
+    ``tails_out``, each partition's share of the night's table tails is appended to it."""
     from auditor.batch.crosshand import _check_frame, _merge
 
+    day = date.fromisoformat(night)
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
         results = []
         for hd, sd in stream_night(store, night, tmp, per_part):
-            results.append(_check_frame((_read(hd, C.FLAT), _read(sd, C.SEAT_FIELDS))))
+            hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
+            results.append(_check_frame((hands.select(list(C.FLAT)), seats)))
+            if tails_out is not None:
+                tails_out.append(_partition_tails(hands, seats, day))
         return _merge(results)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
