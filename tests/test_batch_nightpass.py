@@ -141,3 +141,12 @@ def test_tails_taken_from_the_partitions_equal_the_tails_read_from_the_store(sto
     want = NP.write_tails(str(store), night)  # from the night's hands
     assert got.schema == want.schema
     assert _key(got) == _key(want)
+
+
+def test_garbage_collection_removes_a_killed_pass_s_partition_files(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    (copy / "crosshand-abc" / "h").mkdir(parents=True)
+    (copy / NP.TAILS / f"night={NIGHTS[0]}" / ".tails-x.parquet.tmp").write_bytes(b"")
+    out = S.collect_garbage(str(copy), {})
+    assert out.removed_temp == 2 and not (copy / "crosshand-abc").exists()
