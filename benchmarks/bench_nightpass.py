@@ -81,7 +81,8 @@ def replicate(seed: Path, out: Path, copies: int) -> int:
                         pl.col("path") + sfx,
                         pl.col("table") + sfx,
                     )
-                if t == "hands":
+                if t == "hands":  # each copy is other tournaments too
+                    df = df.with_columns(pl.col("tournament_id") + sfx)
                     n += df.height
                 df.write_parquet(out / t / night / f"{key}{sfx}.{rest}")
     S.load_manifest(str(out))  # readable

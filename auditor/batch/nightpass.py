@@ -11,9 +11,9 @@ partition, not of the night.
   hands once and its tails file written.
 * **Streamed partitions** (:func:`stream_night`): the night's ``hands`` parts and their paired
   ``seats`` parts are read one part at a time, each hand tagged with the hash of its
-  :func:`auditor.continuity.partition_key` (a tournament's tables together), written in chunks, then
-  split into P partition files by polars (``sink_parquet`` to a ``PartitionBy`` key: streamed, in
-  order); each partition file is checked alone.  The partitions are exactly those of
+  :func:`auditor.continuity.partition_key` (a tournament's tables together), buffered up to
+  :data:`CHUNK_HANDS` hands, and each buffer written as one file per partition it touches; each
+  partition (its files, in order) is checked alone.  The partitions are exactly those of
   :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the same.
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
   B buckets by a hash of the pair; each bucket's ids are matched against the store's hands of the
@@ -186,55 +186,59 @@ def _hash() -> pl.Expr:
     return C.partition_key().hash(seed=7)
 
 
+def _count(store: str, night: str) -> int:
+    """The night's committed hands, from the parts' Parquet metadata (nothing else is read)."""
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night))]
+    return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
+
+
 def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[str, str]]:
     """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
     by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
-    its seats; returns the (hands, seats) directories of the partitions that have hands."""
+    its seats; returns the (hands, seats) folders of the partitions that have hands.
+
+    The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
+    writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
+    so a partition is its files in order and memory holds one buffer, whatever the night's size."""
     before = tails(store, night)
-    chunks = os.path.join(tmp, "chunks")
-    os.makedirs(chunks)
+    total = _count(store, night) + before.height
+    if not total:
+        return []
+    parts = -(-total // per_part)
     buf_h: list[pl.DataFrame] = []
     buf_s: list[pl.DataFrame] = []
-    seq = total = 0
+    seq = 0
+    seen: set[int] = set()
 
     def flush() -> None:
         nonlocal seq
-        if buf_h:
-            pl.concat(buf_h).write_parquet(os.path.join(chunks, f"h{seq:06d}.parquet"))
-            pl.concat(buf_s).write_parquet(os.path.join(chunks, f"s{seq:06d}.parquet"))
-            seq += 1
-            buf_h.clear()
-            buf_s.clear()
+        if not buf_h:
+            return
+        h, sv = pl.concat(buf_h), pl.concat(buf_s)
+        hp, sp = h["_p"], sv["_p"]
+        for i in hp.unique().to_list():
+            for t, df, at in (("h", h, hp), ("s", sv, sp)):
+                d = os.path.join(tmp, t, f"{i:06d}")
+                os.makedirs(d, exist_ok=True)
+                df.filter(at == i).drop("_p").write_parquet(os.path.join(d, f"{seq:06d}.parquet"))
+            seen.add(i)
+        seq += 1
+        buf_h.clear()
+        buf_s.clear()
 
     held = 0
     for h, s in _frames(store, night, before):
-        hv = h.select(_hash()).to_series()
+        pv = (h.select(_hash()).to_series() % parts).cast(pl.Int64).alias("_p")
         n = h[C.N_SEATS].fill_null(0)
-        sv = hv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
-        buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(_h=hv))
-        buf_s.append(s.select(*C.SEAT_FIELDS).with_columns(_h=sv))
+        spv = pv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
+        buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(pv))
+        buf_s.append(s.select(*C.SEAT_FIELDS).with_columns(spv))
         held += h.height
-        total += h.height
         if held >= CHUNK_HANDS:
             flush()
             held = 0
     flush()
-    if not total:
-        return []
-    parts = -(-total // per_part)
-    out = []
-    for t in ("h", "s"):
-        src = pl.scan_parquet(os.path.join(chunks, f"{t}*.parquet"))
-        key = (pl.col("_h") % parts).cast(pl.Int64).alias("_p")
-        src.with_columns(key).drop("_h").sink_parquet(
-            pl.PartitionBy(os.path.join(tmp, t), key="_p", include_key=False), mkdir=True, maintain_order=True
-        )
-    shutil.rmtree(chunks)
-    for i in range(parts):
-        hd, sd = os.path.join(tmp, "h", f"_p={i}"), os.path.join(tmp, "s", f"_p={i}")
-        if os.path.isdir(hd):
-            out.append((hd, sd))
-    return out
+    return [(os.path.join(tmp, "h", f"{i:06d}"), os.path.join(tmp, "s", f"{i:06d}")) for i in sorted(seen)]
 
 
 def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
