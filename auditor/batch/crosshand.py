@@ -16,6 +16,12 @@ stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
   ``findings`` schema), replacing that night's previous result;
 * :func:`check_partitioned` runs the continuity query on partitions of the hands by table, in
   process or as Dask tasks (a chain never crosses tables, so the result is the same).
+
+What would grow with the night or with the store's history is in :mod:`auditor.batch.nightpass`
+(issue 16): the earlier nights' last hands come from small per-night *table tails* files, a night of
+more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files and each
+checked alone, and :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash
+(:func:`duplicates` stays the whole-store query, the reference its tests compare with).
 """
 
 from __future__ import annotations
