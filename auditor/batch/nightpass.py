@@ -42,7 +42,7 @@ _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
 #: Hands buffered before a chunk is written while streaming a night (bounds the stream's memory).
 CHUNK_HANDS = 50_000
 #: Hand ids matched at once by :func:`night_duplicates`.
-IDS_PER_BUCKET = 500_000
+IDS_PER_BUCKET = 200_000
 TAILS = "tails"
 
 
@@ -300,10 +300,15 @@ def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -
     for b in range(buckets):
         hb = h.filter(bucket == b)
         mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique().collect(engine="streaming")
-        if mine.height:
-            rows = hb.join(mine.lazy(), on=g, how="semi").collect(engine="streaming")
-        else:
-            rows = hb.head(0).collect()
+        # only ids in more than one file can give a row: found on three narrow columns first
+        many = (
+            hb.select(*g, "file_key").join(mine.lazy(), on=g, how="semi")
+            .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
+            .select(g).collect(engine="streaming")
+        ) if mine.height else mine  # fmt: skip
+        rows = (
+            hb.join(many.lazy(), on=g, how="semi").collect(engine="streaming") if many.height else hb.head(0).collect()
+        )
         x = (
             rows.lazy()
             .sort([S.NIGHT, "path", "first_line"])
