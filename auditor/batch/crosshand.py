@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -291,25 +291,31 @@ def check_night(
 
 
 def run_night(store: str, night: str) -> Counter[str]:
-    """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    tails: list[pl.DataFrame] = []
-    cont = _located(store, night, check_night(store, night, tails_out=tails))
-    frames = [S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS) for i in range(0, cont.height, ROWS_PER_FRAME)]
+    """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
+    The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
+    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice)."""
+    from auditor.batch.nightpass import night_duplicates, write_findings, write_tails
     from auditor.batch.work import finding_row
 
-    rows = []
-    from auditor.batch.nightpass import night_duplicates, write_tails
+    tails: list[pl.DataFrame] = []
+    cont = _located(store, night, check_night(store, night, tails_out=tails))
 
-    for f, r in _dup_findings(night_duplicates(store, night)):
-        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
-        row["table"] = r["table"]
-        rows.append(row)
-    frames.append(S.frame(rows, S.FINDINGS))
-    out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+    def frames() -> Iterator[pl.DataFrame]:
+        for i in range(0, cont.height, ROWS_PER_FRAME):
+            yield S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS)
+        dups = night_duplicates(store, night)
+        for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
+            rows = []
+            for f, r in _dup_findings(dups.slice(i, ROWS_PER_FRAME)):
+                row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
+                row["table"] = r["table"]
+                rows.append(row)
+            yield S.frame(rows, S.FINDINGS)
+
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
-    S.write_atomic(out, path)
+    by_code = write_findings(store, path, frames())
     write_tails(store, night, tails)  # the night's last hands of each table, read by the nights after it
-    return Counter(dict(out.group_by("code").len().iter_rows()))
+    return by_code
 
 
 def worst(by_code: Counter[str]) -> int:

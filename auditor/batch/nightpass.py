@@ -29,7 +29,8 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 import polars as pl
@@ -124,6 +125,31 @@ def tails(store: str, night: str) -> pl.DataFrame:
     if not frames:
         return _nested(store, day, _cols(S.scan(store, "hands")).head(0).collect())
     return _last_two(pl.concat(frames, how="vertical_relaxed").lazy()).collect()
+
+
+def write_findings(store: str, path: str, frames: Iterable[pl.DataFrame]) -> Counter[str]:
+    """Write ``frames`` (rows of the store's ``findings`` schema) in order as one Parquet file at
+    ``path`` (through a temporary name and a rename), holding one frame at a time: each is spilled
+    to a file first, then all are streamed into ``path``.  Returns the rows' count by code."""
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        by_code: Counter[str] = Counter()
+        names = []
+        for i, f in enumerate(frames):
+            by_code.update(dict(f.group_by("code").len().iter_rows()))
+            names.append(os.path.join(tmp, f"{i:06d}.parquet"))
+            f.write_parquet(names[-1])
+        if len(names) == 1:
+            S.write_atomic(pl.read_parquet(names[0]), path)
+        else:
+            part = os.path.join(tmp, "all.parquet")
+            pl.scan_parquet(names).sink_parquet(part, compression="zstd", maintain_order=True)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            shutil.move(part, path + ".tmp")
+            os.replace(path + ".tmp", path)
+        return Counter({k: v for k, v in by_code.items() if v})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # ------------------------------------------------------------------------------ streamed partitions
