@@ -16,6 +16,12 @@ stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
   ``findings`` schema), replacing that night's previous result;
 * :func:`check_partitioned` runs the continuity query on partitions of the hands by table, in
   process or as Dask tasks (a chain never crosses tables, so the result is the same).
+
+What would grow with the night or with the store's history is in :mod:`auditor.batch.nightpass`
+(issue 16): the earlier nights' last hands come from small per-night *table tails* files, a night of
+more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files and each
+checked alone, and :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash
+(:func:`duplicates` stays the whole-store query, the reference its tests compare with).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -45,12 +51,11 @@ def night_input(store: str, night: str) -> pl.LazyFrame:
     """The hands of ``night`` and the last two hands of each table from the nights before it (the
     last one is chained to the night's first; the one before tells whether it was alone in its file:
     findings on earlier nights' hands are dropped by :func:`_rows`)."""
+    from auditor.batch.nightpass import tails
+
     day = date.fromisoformat(night)
-    h = _hands(store)
-    now = h.filter(pl.col(S.NIGHT) == day)
-    before = C.order(h.filter(pl.col(S.NIGHT) < day))
-    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, C.N_SEATS, *_LOC)
-    return pl.concat([now, last], how="vertical_relaxed")
+    now = _hands(store).filter(pl.col(S.NIGHT) == day)
+    return pl.concat([now, tails(store, night).lazy()], how="vertical_relaxed")
 
 
 _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
@@ -234,11 +239,13 @@ def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
     night's hands), once each, in path and line order."""
     if df.is_empty():
         return df
-    loc = (
+    on = ["site", "hand_id", "path"]
+    loc = (  # only the hands with a finding (a semi-join: not the whole night in memory)
         _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
-        .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no").collect()
+        .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
+        .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
-    df = df.join(loc, on=["site", "hand_id", "path"], how="inner").unique(["code", "path", "line", "player", "reason"])
+    df = df.join(loc, on=on, how="inner").unique(["code", "path", "line", "player", "reason"])
     return df.sort(["path", "line", "code", "player"], nulls_last=True)
 
 
@@ -265,34 +272,50 @@ ROWS_PER_FRAME = 20_000
 HANDS_PER_PARTITION = 20_000
 
 
-def check_night(store: str, night: str, per_part: int = HANDS_PER_PARTITION) -> pl.DataFrame:
+def check_night(
+    store: str, night: str, per_part: int = HANDS_PER_PARTITION, tails_out: list[pl.DataFrame] | None = None
+) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
     in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
     ``per_part`` hands is checked in partitions by table (a tournament's tables together), each
     alone.  A chain never crosses tables: the rows are those of the whole query, in
-    :func:`check_partitioned`'s order."""
+    :func:`check_partitioned`'s order.  ``tails_out``: where a streamed night leaves its table
+    tails (:func:`auditor.batch.nightpass.write_tails`), taken from its partitions."""
+    from auditor.batch.nightpass import check_streamed
+
+    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
+        return check_streamed(store, night, per_part, tails_out)
     hands, seats = night_frames(store, night)
-    if hands.height <= per_part:
-        return C.check(hands.lazy(), seats=seats.lazy()).collect()
-    return _merge([_check_frame(part) for part in split_flat(hands, seats, -(-hands.height // per_part))])
+    return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
 def run_night(store: str, night: str) -> Counter[str]:
-    """Run the cross-hand pass for ``night`` and write its findings; returns their count by code."""
-    cont = _located(store, night, check_night(store, night))
-    frames = [S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS) for i in range(0, cont.height, ROWS_PER_FRAME)]
+    """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
+    The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
+    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice)."""
+    from auditor.batch.nightpass import night_duplicates, write_findings, write_tails
     from auditor.batch.work import finding_row
 
-    rows = []
-    for f, r in _dup_findings(duplicates(store, night)):
-        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
-        row["table"] = r["table"]
-        rows.append(row)
-    frames.append(S.frame(rows, S.FINDINGS))
-    out = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+    tails: list[pl.DataFrame] = []
+    cont = _located(store, night, check_night(store, night, tails_out=tails))
+
+    def frames() -> Iterator[pl.DataFrame]:
+        for i in range(0, cont.height, ROWS_PER_FRAME):
+            yield S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS)
+        dups = night_duplicates(store, night)
+        for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
+            rows = []
+            for f, r in _dup_findings(dups.slice(i, ROWS_PER_FRAME)):
+                row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
+                row["table"] = r["table"]
+                rows.append(row)
+            yield S.frame(rows, S.FINDINGS)
+
     path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
-    S.write_atomic(out, path)
-    return Counter(dict(out.group_by("code").len().iter_rows()))
+    by_code = write_findings(store, path, frames())
+    write_tails(store, night, tails)  # the night's last hands of each table, read by the nights after it
+    return by_code
 
 
 def worst(by_code: Counter[str]) -> int:

@@ -48,6 +48,7 @@ import hashlib
 import os
 import re
 import secrets
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -518,7 +519,12 @@ def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
             remove_quietly(p)
         if broken or not all(os.path.exists(p) for p in paths):
             out.incomplete.append(e.file_key)
-    for table in TABLES:
+    if os.path.isdir(store):  # a killed cross-hand pass's partition files (auditor/batch/nightpass.py)
+        for d in os.scandir(store):
+            if d.is_dir() and d.name.startswith("crosshand-"):
+                shutil.rmtree(d.path, ignore_errors=True)
+                out.removed_temp += 1
+    for table in (*TABLES, "tails"):  # tails: the night pass's table tails files
         for f in _walk(store, table):
             if f.name.endswith(".tmp"):
                 out.removed_temp += remove_quietly(f.path)

@@ -1,0 +1,353 @@
+"""The batch cross-hand pass in bounded memory (issue 16): what grows with the night or the store's
+history is streamed through files, so a night of millions of hands needs the memory of one
+partition, not of the night.
+
+* **Table tails** (:func:`tails`): the last two hands of each table of a night, with their seats
+  nested, written to ``tails/night=N/tails-<digest>.parquet`` when the night's cross-hand pass runs
+  (``digest``: a hash of the night's committed files and audits in the manifest, so a file of a
+  night audited again makes that night's tails stale, and they are rebuilt).  A night is chained to
+  the last two hands of each table among the earlier nights' tails (read those small files, not
+  every earlier night's hands); a night without a tails file (an older store) is read from its
+  hands once and its tails file written.
+* **Streamed partitions** (:func:`stream_night`): the night's ``hands`` parts and their paired
+  ``seats`` parts are read one part at a time, each hand tagged with the hash of its
+  :func:`auditor.continuity.partition_key` (a tournament's tables together), buffered up to
+  :data:`CHUNK_HANDS` hands, and each buffer written as one file per partition it touches; each
+  partition (its files, in order) is checked alone.  The partitions are exactly those of
+  :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the same.
+* **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
+  B buckets by a hash of the pair; each bucket's ids are matched against the store's hands of the
+  same bucket with a streamed semi-join (no sort of every id of the store), and only those rows are
+  ordered to find each id's first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
+
+Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from datetime import date
+
+import polars as pl
+
+from auditor import continuity as C
+from auditor.batch import store as S
+
+_LOC = ["file_key", "audit_id", "hand_no", "night"]
+_SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
+#: Hands buffered before a chunk is written while streaming a night (bounds the stream's memory).
+CHUNK_HANDS = 50_000
+#: Hand ids matched at once by :func:`night_duplicates`.
+IDS_PER_BUCKET = 200_000
+TAILS = "tails"
+
+
+# ------------------------------------------------------------------------------------- table tails
+
+
+def _digest(entries: pl.DataFrame) -> str:
+    rows = sorted(f"{k}\0{a}" for k, a in entries.select("file_key", "audit_id").iter_rows())
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
+
+
+def _live(store: str) -> pl.DataFrame:
+    m = S.load_manifest(store, ["file_key", "audit_id", "status"])
+    return m.filter(pl.col("status") == "ok")
+
+
+def _nested(store: str, day: date, hands: pl.DataFrame) -> pl.DataFrame:
+    """``hands`` (rows of one night, flat or nested) with their seats nested and ``n_seats`` null."""
+    from auditor.batch.crosshand import _table_seats
+
+    flat = hands.filter(pl.col(C.N_SEATS).is_not_null())
+    if flat.height:
+        keys = flat.select(_SEAT_KEY).lazy()
+        some = S.scan(store, "seats").filter(pl.col(S.NIGHT) == day).join(keys, on=_SEAT_KEY, how="semi")
+        sf = _table_seats(some, flat)
+        grouped = sf.group_by(_SEAT_KEY, maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("_s"))
+        hands = hands.join(grouped, on=_SEAT_KEY, how="left", maintain_order="left")
+        hands = hands.with_columns(
+            pl.when(pl.col(C.N_SEATS).is_not_null()).then(pl.col("_s")).otherwise(pl.col("seats")).alias("seats")
+        ).drop("_s")
+    return hands.with_columns(pl.col("seats").cast(pl.List(C.SEAT)), pl.lit(None, pl.Int32).alias(C.N_SEATS))
+
+
+def _cols(lf: pl.LazyFrame) -> pl.LazyFrame:
+    return lf.select(*C.INPUT, C.N_SEATS, *_LOC)
+
+
+def _last_two(lf: pl.LazyFrame) -> pl.LazyFrame:
+    return _cols(C.order(lf).filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1))
+
+
+def tails_path(store: str, night: str, digest: str) -> str:
+    return os.path.join(S.night_dir(store, TAILS, night), f"tails-{digest}.parquet")
+
+
+def write_tails(
+    store: str, night: str, parts: list[pl.DataFrame] | None = None, live: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Write the tails file of ``night`` (replacing any older one) and return it: from ``parts``
+    (the tails of each partition of a streamed night, :func:`check_streamed`) or, when they are not
+    given, from the night's hands (a night of at most one partition, or an older store)."""
+    day = date.fromisoformat(night)
+    live = _live(store) if live is None else live
+    mine = live.filter(pl.col(S.NIGHT) == day)
+    if parts:
+        out = pl.concat(parts, how="vertical_relaxed")
+    else:
+        hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
+        out = _nested(store, day, _last_two(hands).collect())
+    path = tails_path(store, night, _digest(mine))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    S.write_atomic(out, path)
+    for f in os.scandir(os.path.dirname(path)):
+        if f.name.startswith("tails-") and f.path != path:
+            S.remove_quietly(f.path)
+    return out
+
+
+def tails(store: str, night: str) -> pl.DataFrame:
+    """The last two hands of each table before ``night`` (the rows of the nights before it, nested
+    seats), read from the earlier nights' tails files (written where missing or stale)."""
+    day = date.fromisoformat(night)
+    live = _live(store)
+    frames = []
+    for d in sorted(live.filter(pl.col(S.NIGHT) < day)[S.NIGHT].unique().to_list()):
+        n = d.isoformat()
+        path = tails_path(store, n, _digest(live.filter(pl.col(S.NIGHT) == d)))
+        frames.append(pl.read_parquet(path) if os.path.exists(path) else write_tails(store, n, None, live))
+    if not frames:
+        return _nested(store, day, _cols(S.scan(store, "hands")).head(0).collect())
+    return _last_two(pl.concat(frames, how="vertical_relaxed").lazy()).collect()
+
+
+def write_findings(store: str, path: str, frames: Iterable[pl.DataFrame]) -> Counter[str]:
+    """Write ``frames`` (rows of the store's ``findings`` schema) in order as one Parquet file at
+    ``path`` (through a temporary name and a rename), holding one frame at a time: each is spilled
+    to a file first, then all are streamed into ``path``.  Returns the rows' count by code."""
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        by_code: Counter[str] = Counter()
+        names = []
+        for i, f in enumerate(frames):
+            by_code.update(dict(f.group_by("code").len().iter_rows()))
+            names.append(os.path.join(tmp, f"{i:06d}.parquet"))
+            f.write_parquet(names[-1])
+        if len(names) == 1:
+            S.write_atomic(pl.read_parquet(names[0]), path)
+        else:
+            part = os.path.join(tmp, "all.parquet")
+            pl.scan_parquet(names).sink_parquet(part, compression="zstd", maintain_order=True)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            shutil.move(part, path + ".tmp")
+            os.replace(path + ".tmp", path)
+        return Counter({k: v for k, v in by_code.items() if v})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------------ streamed partitions
+
+
+def _night_parts(store: str, day: date) -> list[tuple[str, str | None]]:
+    """The night's committed ``hands`` parts (in the order a scan of the table reads them) with
+    their paired ``seats`` part (None for an older store's part)."""
+    rows = S.load_manifest(store, ["file_key", "audit_id", "status", "hand_parts", "seat_parts"])
+    rows = rows.filter((pl.col(S.NIGHT) == day) & (pl.col("status") == "ok"))
+    out = []
+    for key, aid, hp, sp in rows.select("file_key", "audit_id", "hand_parts", "seat_parts").iter_rows():
+        for n in range(hp or 0):
+            seats = S.part_path(store, "seats", day.isoformat(), key, aid, n) if n < (sp or 0) else None
+            out.append((S.part_path(store, "hands", day.isoformat(), key, aid, n), seats))
+    return sorted(out)
+
+
+def _flat(hands: pl.DataFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Hands (flat rows with ``n_seats``, or nested) and their seats in the flat form, in order."""
+    from auditor.batch.crosshand import _table_seats
+
+    flat = pl.col(C.N_SEATS).is_not_null()
+    nested = ~flat & pl.col("seats").is_not_null()
+    hands = hands.with_row_index("_in")
+    parts = []
+    f = hands.filter(flat)
+    if f.height and seats is not None:
+        idx = f["_in"].gather(pl.int_range(f.height, eager=True).repeat_by(f[C.N_SEATS]).explode().drop_nulls())
+        parts.append(_table_seats(seats, f).with_columns(_in=idx))
+    sub = hands.filter(nested)
+    if sub.height:
+        ex = C.flat_seats(sub.drop("_in"))
+        parts.append(ex.with_columns(_in=sub["_in"].gather(ex["_in"])))
+    if parts:
+        sf = pl.concat([p.select(*C.SEAT_FIELDS, pl.col("_in").cast(pl.Int64)) for p in parts])
+        if len(parts) > 1:
+            sf = sf.sort("_in", maintain_order=True)
+    else:
+        sf = pl.DataFrame(schema={**C.SEAT_FIELDS, "_in": pl.Int64()})
+    n = pl.when(flat).then(pl.col(C.N_SEATS)).when(nested).then(pl.col("seats").list.len().cast(pl.Int32))
+    return hands.with_columns(n.alias(C.N_SEATS)).drop("seats", "_in"), sf.drop("_in")
+
+
+def _frames(store: str, night: str, before: pl.DataFrame) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """The night's hands part by part (flat, with their seats), then the earlier nights' tails."""
+    day = date.fromisoformat(night)
+    for hp, sp in _night_parts(store, day):
+        h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
+            pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
+        s = None
+        if sp is not None:
+            s = pl.scan_parquet(sp, schema=S.SEATS, missing_columns="insert").with_columns(pl.lit(day).alias(S.NIGHT))
+        yield _flat(h, s)
+    if before.height:
+        yield _flat(before, None)
+
+
+def _hash() -> pl.Expr:
+    return C.partition_key().hash(seed=7)
+
+
+def _count(store: str, night: str) -> int:
+    """The night's committed hands, from the parts' Parquet metadata (nothing else is read)."""
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night))]
+    return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
+
+
+def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[str, str]]:
+    """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
+    by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
+    its seats; returns the (hands, seats) folders of the partitions that have hands.
+
+    The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
+    writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
+    so a partition is its files in order and memory holds one buffer, whatever the night's size."""
+    before = tails(store, night)
+    total = _count(store, night) + before.height
+    if not total:
+        return []
+    parts = -(-total // per_part)
+    buf_h: list[pl.DataFrame] = []
+    buf_s: list[pl.DataFrame] = []
+    seq = 0
+    seen: set[int] = set()
+
+    def flush() -> None:
+        nonlocal seq
+        if not buf_h:
+            return
+        h, sv = pl.concat(buf_h), pl.concat(buf_s)
+        hp, sp = h["_p"], sv["_p"]
+        for i in hp.unique().to_list():
+            for t, df, at in (("h", h, hp), ("s", sv, sp)):
+                d = os.path.join(tmp, t, f"{i:06d}")
+                os.makedirs(d, exist_ok=True)
+                df.filter(at == i).drop("_p").write_parquet(os.path.join(d, f"{seq:06d}.parquet"))
+            seen.add(i)
+        seq += 1
+        buf_h.clear()
+        buf_s.clear()
+
+    held = 0
+    for h, s in _frames(store, night, before):
+        pv = (h.select(_hash()).to_series() % parts).cast(pl.Int64).alias("_p")
+        n = h[C.N_SEATS].fill_null(0)
+        spv = pv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
+        buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(pv))
+        buf_s.append(s.select(*C.SEAT_FIELDS).with_columns(spv))
+        held += h.height
+        if held >= CHUNK_HANDS:
+            flush()
+            held = 0
+    flush()
+    return [(os.path.join(tmp, "h", f"{i:06d}"), os.path.join(tmp, "s", f"{i:06d}")) for i in sorted(seen)]
+
+
+def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    if not os.path.isdir(d):
+        return pl.DataFrame(schema=schema)
+    return pl.read_parquet(os.path.join(d, "*.parquet")).select(list(schema)).cast(schema)  # type: ignore[arg-type]
+
+
+_HANDS_LOC: dict[str, pl.DataType] = {**C.FLAT, **{c: S.HANDS[c] for c in _LOC if c != S.NIGHT}, S.NIGHT: pl.Date()}
+
+
+def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.DataFrame:
+    """The last two hands of each table of ``day`` among a partition's hands (flat, with their
+    location), their seats nested: this partition's share of the night's tails file."""
+    sf = C.link_seats(hands, seats)
+    nested = sf.group_by("_in", maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("seats"))
+    h = hands.with_row_index("_in").join(nested.with_columns(pl.col("_in").cast(pl.get_index_type())), on="_in",
+                                         how="left", maintain_order="left")  # fmt: skip
+    h = h.filter(pl.col(S.NIGHT) == day).drop("_in")
+    out = _last_two(h.with_columns(pl.lit(None, pl.Int32).alias(C.N_SEATS)).lazy()).collect()
+    return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
+
+
+def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone;
+    the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With
+    ``tails_out``, each partition's share of the night's table tails is appended to it."""
+    from auditor.batch.crosshand import _check_frame, _merge
+
+    day = date.fromisoformat(night)
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        results = []
+        for hd, sd in stream_night(store, night, tmp, per_part):
+            hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
+            results.append(_check_frame((hands.select(list(C.FLAT)), seats)))
+            if tails_out is not None:
+                tails_out.append(_partition_tails(hands, seats, day))
+        return _merge(results)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- duplicate ids
+
+
+def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
+    """:func:`auditor.batch.crosshand.duplicates` of one night, bucket by bucket of hand-id hash."""
+    day = date.fromisoformat(night)
+    cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
+    h = S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null())
+    g = ["site", "hand_id"]
+    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item()
+    buckets = max(1, -(-n_ids // per_bucket))
+    bucket = pl.concat_str(g, separator="\x1f").hash(seed=17) % buckets
+    own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
+    own_df = own.unique().collect()
+    out = []
+    for b in range(buckets):
+        hb = h.filter(bucket == b)
+        mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique().collect(engine="streaming")
+        # only ids in more than one file can give a row: found on three narrow columns first
+        many = (
+            hb.select(*g, "file_key").join(mine.lazy(), on=g, how="semi")
+            .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
+            .select(g).collect(engine="streaming")
+        ) if mine.height else mine  # fmt: skip
+        rows = (
+            hb.join(many.lazy(), on=g, how="semi").collect(engine="streaming") if many.height else hb.head(0).collect()
+        )
+        x = (
+            rows.lazy()
+            .sort([S.NIGHT, "path", "first_line"])
+            .with_columns(
+                n=pl.len().over(g),
+                first_fp=pl.col("fingerprint").first().over(g),
+                first_path=pl.col("path").first().over(g),
+                first_at=pl.col("first_line").first().over(g),
+                first_key=pl.col("file_key").first().over(g),
+            )
+            .filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")) & (pl.col(S.NIGHT) == day))
+        )
+        x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
+        code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
+        out.append(x.with_columns(code=code).collect())
+    return pl.concat(out).sort("path", "first_line")

@@ -1,0 +1,150 @@
+"""The batch store's night cross-hand pass (issue 16): peak RSS and CPU seconds by night size.
+
+A seed store is made by ``hhaudit batch`` over ``--seed`` generated hands (the PokerStars corpus
+hands with fresh ids, as in ``bench_batch.py``), then replicated into nights of N hands: every
+copy of every committed ``hands``/``seats``/``findings`` part and manifest row gets a new file key,
+path, table names and hand ids (so each copy is other tables of the same night, nothing is a
+duplicate).  Then the night's cross-hand pass (``auditor.batch.crosshand.run_night``: continuity of
+each table, duplicate ids, the table tails) runs alone in a fresh process, which reports its peak
+RSS (``ru_maxrss``) and CPU seconds (user + system: the machine is shared, the wall clock is not
+read).  ``--base DIR`` runs the same pass with another checkout's ``auditor`` (for instance
+``git archive`` of main) on a copy of the same store, for the before/after in one run.
+
+    .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000,300000
+    .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000 --base /tmp/main --json out/np.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import common
+import polars as pl
+from bench_batch import generate, hand_texts
+
+NIGHT = "2026-11-01"
+ROOT = Path(__file__).resolve().parent.parent
+
+_CHILD = """
+import json, resource, sys, time
+from auditor.batch.crosshand import run_night
+t = time.process_time()
+by_code = run_night(sys.argv[1], sys.argv[2])
+ru = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"maxrss_mib": ru.ru_maxrss / 1024, "cpu_s": ru.ru_utime + ru.ru_stime,
+                  "pass_cpu_s": time.process_time() - t, "findings": sum(by_code.values())}))
+"""
+
+
+def seed_store(tmp: Path, hands: int) -> Path:
+    src = tmp / "in"
+    generate(src, hands, 1000, hand_texts(str(common.default_corpus())))
+    store = tmp / "seed"
+    cmd = [sys.executable, "-m", "auditor.batch", "batch", str(src), "--store", str(store), "--night", NIGHT,
+           "--quiet", "--fail-on", "none"]  # fmt: skip
+    subprocess.run(cmd, check=True, cwd=ROOT)
+    shutil.rmtree(src)
+    return store
+
+
+def replicate(seed: Path, out: Path, copies: int) -> int:
+    """A store whose night holds ``copies`` copies of the seed's night; returns its hands."""
+    from auditor.batch import store as S
+
+    night = f"night={NIGHT}"
+    for t in ("hands", "seats", "findings", "files"):
+        (out / t / night).mkdir(parents=True)
+    man = pl.concat([pl.read_parquet(p) for p in sorted((seed / "files" / night).glob("*.parquet"))])
+    n = 0
+    for c in range(copies):
+        sfx = f"-c{c:04d}"
+        pl.concat([man.with_columns(pl.col("file_key") + sfx, pl.col("path") + sfx)]).write_parquet(
+            out / "files" / night / f"m-copy{c:04d}.parquet"
+        )
+        for t in ("hands", "seats", "findings"):
+            for p in sorted((seed / t / night).glob("*.parquet")):
+                key, rest = p.name.split(".", 1)
+                df = pl.read_parquet(p, hive_partitioning=False)
+                df = df.with_columns(pl.col("file_key") + sfx)
+                if t in ("hands", "findings"):
+                    df = df.with_columns(
+                        (pl.lit(f"{c + 1:04d}") + pl.col("hand_id")).alias("hand_id"),
+                        pl.col("path") + sfx,
+                        pl.col("table") + sfx,
+                    )
+                if t == "hands":  # each copy is other tournaments too
+                    df = df.with_columns(pl.col("tournament_id") + sfx)
+                    n += df.height
+                df.write_parquet(out / t / night / f"{key}{sfx}.{rest}")
+    S.load_manifest(str(out))  # readable
+    return n
+
+
+def measure(store: Path, base: str | None) -> dict[str, Any]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = base if base else str(ROOT)
+    r = subprocess.run([sys.executable, "-c", _CHILD, str(store), NIGHT], env=env, cwd=base or ROOT,
+                       capture_output=True, text=True)  # fmt: skip
+    if r.returncode:
+        raise SystemExit(r.stderr)
+    return dict(json.loads(r.stdout.strip().splitlines()[-1]))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nights", default="20000,100000,300000", help="night sizes in hands (comma-separated)")
+    ap.add_argument("--seed", type=int, default=10_000, help="hands audited for the seed store (10,000)")
+    ap.add_argument("--base", help="another checkout's root (its auditor/ is run on a copy of each store)")
+    ap.add_argument("--tmp", help="where the stores are built (default: the system's temporary folder)")
+    ap.add_argument("--json", help="write the results here")
+    a = ap.parse_args(argv)
+    rows = []
+    kept: list[Any] = []
+    with tempfile.TemporaryDirectory(dir=a.tmp) as d:
+        tmp = Path(d)
+        seed = seed_store(tmp, a.seed)
+        for size in (int(x) for x in a.nights.split(",")):
+            store = tmp / f"night{size}"
+            hands = replicate(seed, store, max(1, size // a.seed))
+            for label, base in [("this", None)] + ([("base", a.base)] if a.base else []):
+                s = store
+                if base:
+                    s = tmp / f"base{size}"
+                    shutil.copytree(store, s)
+                r = measure(s, base)
+                cross = pl.read_parquet(s / "crosshand" / f"night={NIGHT}" / "crosshand.parquet")
+                rows_ = sorted(cross.select(sorted(cross.columns)).iter_rows(), key=repr)
+                if base:
+                    r["same_rows_as_this"] = rows_ == kept
+                    print(f"  same cross-hand rows as this checkout: {r['same_rows_as_this']}")
+                kept = rows_
+                r.update(code=label, hands=hands)
+                rows.append(r)
+                print(f"{hands:>9,} hands  {label:<5} peak RSS {r['maxrss_mib']:8.1f} MiB  CPU {r['cpu_s']:7.1f} s "
+                      f"(pass {r['pass_cpu_s']:6.1f} s)  findings {r['findings']:,}", flush=True)  # fmt: skip
+                if base:
+                    shutil.rmtree(s)
+            shutil.rmtree(store)
+    this = [r for r in rows if r["code"] == "this"]
+    if len(this) > 1:
+        a0, a1 = this[0], this[-1]
+        slope = (a1["maxrss_mib"] - a0["maxrss_mib"]) * 1024 / max(1, a1["hands"] - a0["hands"])
+        print(
+            f"slope of the peak RSS: {slope:.3f} KiB per hand; CPU {a1['pass_cpu_s'] / a1['hands'] * 1e6:.1f} us a hand"
+        )
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

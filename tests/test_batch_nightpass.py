@@ -1,0 +1,152 @@
+"""The batch cross-hand pass in bounded memory (issue 16, auditor/batch/nightpass.py): the per-night
+table tails, the night streamed into partition files and the duplicate ids checked by hash bucket
+give exactly what the whole-store queries gave (kept here as the reference)."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from auditor import continuity as C
+from auditor.batch import crosshand as X
+from auditor.batch import nightpass as NP
+from auditor.batch import store as S
+from auditor.batch.runner import Options, run_batch
+from tests.conftest import ROOT
+
+FIX = ROOT / "fixtures" / "continuity"
+NIGHTS = ["2026-11-01", "2026-11-02", "2026-11-03"]
+ORDER = ["path", "line", "code", "player", "hand_id"]
+
+
+def _batch(store: Path, sources: list[Path], night: str) -> None:
+    run_batch(
+        Options([str(p) for p in sources], str(store), night=night, progress="none"), io.StringIO(), io.StringIO()
+    )
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three nights: a T002 session split across nights 1 and 2, other sessions, identical copies
+    and different records under one id across files and nights."""
+    tmp = tmp_path_factory.mktemp("nightpass")
+    t2 = (FIX / "T002" / "bad.txt").read_text("utf-8").split("\n\n\n\n")
+    good = (FIX / "T002" / "good.txt").read_text("utf-8")
+    files: dict[str, list[Path]] = {n: [] for n in NIGHTS}
+
+    def put(night: str, name: str, text: str) -> None:
+        p = tmp / night / name
+        p.parent.mkdir(exist_ok=True)
+        p.write_text(text, "utf-8")
+        files[night].append(p)
+
+    put(NIGHTS[0], "n1.txt", "\n\n\n\n".join(t2[:2]) + "\n")
+    put(NIGHTS[0], "t3.txt", (FIX / "T003" / "bad.txt").read_text("utf-8"))
+    put(NIGHTS[0], "a.txt", good)
+    put(NIGHTS[0], "b.txt", good.split("\n\n\n\n")[0] + "\n")
+    put(NIGHTS[1], "n2.txt", "\n\n\n\n".join(t2[2:]) + "\n")
+    put(NIGHTS[1], "t5.txt", (FIX / "T005" / "bad.txt").read_text("utf-8"))
+    put(NIGHTS[1], "d.txt", good.split("\n\n\n\n")[2].replace("Rake $0", "Rake $0.00") + "\n")
+    put(NIGHTS[2], "a2.txt", good)
+    put(NIGHTS[2], "t6.txt", (FIX / "T006" / "bad.txt").read_text("utf-8"))
+    s = tmp / "store"
+    for n in NIGHTS:
+        _batch(s, files[n], n)
+    return s
+
+
+def _old_night_input(store: str, night: str) -> pl.LazyFrame:
+    """The query before issue 16's tails: every earlier night's hands sorted by table."""
+    day = date.fromisoformat(night)
+    h = X._hands(store)
+    now = h.filter(pl.col(S.NIGHT) == day)
+    before = C.order(h.filter(pl.col(S.NIGHT) < day))
+    last = before.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).select(*C.INPUT, C.N_SEATS, *X._LOC)
+    return pl.concat([now, last], how="vertical_relaxed")
+
+
+def _key(df: pl.DataFrame) -> list[tuple[object, ...]]:
+    return sorted(df.select(sorted(df.columns)).iter_rows(), key=repr)
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_duplicates_by_bucket_equal_the_whole_store_sort(store: Path, night: str) -> None:
+    want = X.duplicates(str(store), night)
+    assert NIGHTS.index(night) == 0 or want.height, "the fixture has duplicates on the later nights"
+    for per_bucket in (1, 2, 10**9):
+        got = NP.night_duplicates(str(store), night, per_bucket)
+        assert got.columns == want.columns
+        assert _key(got) == _key(want), per_bucket
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_check_night_equals_the_old_whole_night_query(store: Path, night: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    got = {p: X.check_night(str(store), night, per_part=p).sort(ORDER, nulls_last=True) for p in (1, 3, 10**9)}
+    with monkeypatch.context() as m:
+        m.setattr(X, "night_input", _old_night_input)
+        want = X.check_night(str(store), night, per_part=10**9).sort(ORDER, nulls_last=True)
+    if night == NIGHTS[1]:
+        assert "T002" in set(want["code"])  # chained to the night before
+    for p, df in got.items():
+        assert df.select(want.columns).equals(want), p
+    assert not [d for d in os.listdir(store) if d.startswith("crosshand-")]
+
+
+def test_tails_are_written_per_night_and_equal_the_old_last_hands(store: Path) -> None:
+    for night in NIGHTS:
+        d = Path(S.night_dir(str(store), NP.TAILS, night))
+        assert next(p.name for p in d.iterdir() if p.name.endswith(".parquet")).startswith("tails-")
+    for night in NIGHTS[1:]:
+        old = _old_night_input(str(store), night).filter(pl.col(S.NIGHT) < date.fromisoformat(night)).collect()
+        new = NP.tails(str(store), night)
+        assert sorted(new["hand_id"].to_list()) == sorted(old["hand_id"].to_list())
+        assert new.height and new[C.N_SEATS].null_count() == new.height  # seats nested
+
+
+def test_a_store_without_tails_files_gives_the_same_crosshand_rows(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    shutil.rmtree(copy / NP.TAILS)
+    for night in NIGHTS:
+        want = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", night), "crosshand.parquet"))
+        X.run_night(str(copy), night)
+        got = pl.read_parquet(os.path.join(S.night_dir(str(copy), "crosshand", night), "crosshand.parquet"))
+        assert _key(got) == _key(want), night
+    assert (copy / NP.TAILS).is_dir()  # rebuilt
+
+
+def test_a_night_audited_again_gets_new_tails(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    before = sorted(os.listdir(S.night_dir(str(copy), NP.TAILS, NIGHTS[0])))
+    src = tmp_path / "extra.txt"
+    src.write_text((FIX / "T003" / "good.txt").read_text("utf-8"), "utf-8")
+    _batch(copy, [src], NIGHTS[0])
+    after = sorted(os.listdir(S.night_dir(str(copy), NP.TAILS, NIGHTS[0])))
+    assert before != after and len(after) == 1
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_tails_taken_from_the_partitions_equal_the_tails_read_from_the_store(store: Path, night: str) -> None:
+    parts: list[pl.DataFrame] = []
+    X.check_night(str(store), night, per_part=2, tails_out=parts)
+    assert parts
+    got = pl.concat(parts)
+    want = NP.write_tails(str(store), night)  # from the night's hands
+    assert got.schema == want.schema
+    assert _key(got) == _key(want)
+
+
+def test_garbage_collection_removes_a_killed_pass_s_partition_files(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    (copy / "crosshand-abc" / "h").mkdir(parents=True)
+    (copy / NP.TAILS / f"night={NIGHTS[0]}" / ".tails-x.parquet.tmp").write_bytes(b"")
+    out = S.collect_garbage(str(copy), {})
+    assert out.removed_temp == 2 and not (copy / "crosshand-abc").exists()
