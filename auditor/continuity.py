@@ -306,6 +306,11 @@ def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     return seats.with_columns(_in=at.drop_nulls() if at.null_count() else at)
 
 
+#: The seat columns :func:`_check` reads over every row, and those it reads for a few rows only.
+_SEAT_ALL = ("seat", "player", "stack", "final", "active", "added")
+_SEAT_FEW = ("line", "collected")
+
+
 def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
     (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
@@ -316,7 +321,10 @@ def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.Data
         hf = df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats").rechunk()
         return hf, flat_seats(df).rechunk()
     df = hands.select(*_SCALARS, N_SEATS).collect().rechunk()
-    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect().rechunk())
+    # only the seat columns read over every row are made one chunk (a copy of each); ``line`` and
+    # ``collected`` are read for the few rows a finding names, ``sitting_out`` not at all
+    got = seats.select(*_SEAT_ALL, *_SEAT_FEW).collect()
+    sf = link_seats(df, pl.DataFrame([got[c].rechunk() for c in _SEAT_ALL]).hstack(got.select(_SEAT_FEW)))
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
 
 
