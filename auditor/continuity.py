@@ -306,9 +306,10 @@ def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     return seats.with_columns(_in=at.drop_nulls() if at.null_count() else at)
 
 
-#: The seat columns :func:`_check` reads over every row, and those it reads for a few rows only.
-_SEAT_ALL = ("seat", "player", "stack", "final", "active", "added")
-_SEAT_FEW = ("line", "collected")
+#: The seat columns :func:`_check` gathers over every row (made one chunk), and those it reads row
+#: by row or for a few rows only (left in the chunks a Parquet read gives: no copy).
+_SEAT_ALL = ("final", "active")
+_SEAT_FEW = ("seat", "player", "stack", "added", "line", "collected")
 
 
 def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -321,8 +322,8 @@ def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.Data
         hf = df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats").rechunk()
         return hf, flat_seats(df).rechunk()
     df = hands.select(*_SCALARS, N_SEATS).collect().rechunk()
-    # only the seat columns read over every row are made one chunk (a copy of each); ``line`` and
-    # ``collected`` are read for the few rows a finding names, ``sitting_out`` not at all
+    # only the seat columns gathered over every row are made one chunk (a copy of each; the player
+    # key is made one chunk after hashing); ``sitting_out`` is not read
     got = seats.select(*_SEAT_ALL, *_SEAT_FEW).collect()
     sf = link_seats(df, pl.DataFrame([got[c].rechunk() for c in _SEAT_ALL]).hstack(got.select(_SEAT_FEW)))
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
@@ -589,7 +590,8 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
         ex = ex.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
     h_of = ex["_h"].cast(pl.Int64)
     # a player of a table as one integer
-    ex = ex.with_columns(pkey=pl.col("player").hash(seed=3) + hd["tkey"].gather(h_of))
+    pkey = ex["player"].hash(seed=3) + hd["tkey"].gather(h_of)
+    ex = ex.with_columns(pkey=pkey.rechunk() if pkey.n_chunks() > 1 else pkey)
     links = _links(h_of, ex["pkey"], hd.height)
     # each player's previous row at the table where it is in the hand just before (``just``): the
     # row the fast path found, or for the few other rows, the previous row when its hand is the one
