@@ -5,9 +5,12 @@ polars allocates with jemalloc and, on import, sets ``_RJEM_MALLOC_CONF`` to
 Buffers above jemalloc's ``oversize_threshold`` (8 MiB: every column of a few million rows) live in
 an arena that gives freed pages back to the system at once, so each new large column of a query is
 page-faulted in again: about a third of the CPU time of the cross-hand query over a large store
-(``benchmarks/bench_continuity.py``, ``benchmarks/README.md``).  :data:`KEEP` keeps freed pages
-in the process (no decay), so a query reuses them; the cost is that the process's resident memory
-stays at its peak until it ends (measured in ``benchmarks/README.md``).
+(``benchmarks/bench_continuity.py``, ``benchmarks/README.md``).  :data:`KEEP` (jemalloc's own
+default decay, set explicitly so that it applies to those large buffers too) keeps freed pages in
+the process for about ten seconds, so a query reuses them and an idle process still gives them
+back; the cost is a higher peak (measured with ``benchmarks/bench_allocator.py``).  No decay at
+all (``dirty_decay_ms:-1``) was measured 5 % faster, with the same peak, but keeps the peak for the
+rest of the process.
 
 jemalloc reads the setting once, when polars is first imported: :func:`keep_freed_pages` must run
 before that, and sets it only when the user has not set ``_RJEM_MALLOC_CONF`` (any value, even
@@ -22,8 +25,8 @@ import sys
 
 #: The variable jemalloc (as built into polars) reads its options from.
 ENV = "_RJEM_MALLOC_CONF"
-#: Keep freed pages in the process: no time-based return of dirty or muzzy pages to the system.
-KEEP = "dirty_decay_ms:-1,muzzy_decay_ms:-1"
+#: Keep freed pages in the process for about ten seconds before giving them back to the system.
+KEEP = "dirty_decay_ms:10000,muzzy_decay_ms:10000"
 #: Set (to anything but empty) to leave polars' own allocator settings alone.
 OPT_OUT = "HHAUDIT_POLARS_DEFAULT_ALLOCATOR"
 
