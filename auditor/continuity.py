@@ -206,6 +206,12 @@ def link_seats(hands: pl.DataFrame, seats: pl.DataFrame) -> pl.DataFrame:
     return seats.with_columns(_in=at.drop_nulls() if at.null_count() else at)
 
 
+#: The seat columns :func:`_check` gathers over every row (made one chunk), and those it reads row
+#: by row or for a few rows only (left in the chunks a Parquet read gives: no copy).
+_SEAT_ALL = ("final", "active")
+_SEAT_FEW = ("seat", "player", "stack", "added", "line", "collected")
+
+
 def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The hands (:data:`_SCALARS` and ``_has``: they have seats) and their seats as one flat frame
     (:data:`SEAT_FIELDS` and ``_in``, their hand's row), from the nested form (``seats`` None) or the
@@ -216,7 +222,10 @@ def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.Data
         hf = df.with_columns(_has=pl.col("seats").is_not_null()).drop("seats").rechunk()
         return hf, flat_seats(df).rechunk()
     df = hands.select(*_SCALARS, N_SEATS).collect().rechunk()
-    sf = link_seats(df, seats.select(*SEAT_FIELDS).collect().rechunk())
+    # only the seat columns gathered over every row are made one chunk (a copy of each; the player
+    # key is made one chunk after hashing); ``sitting_out`` is not read
+    got = seats.select(*_SEAT_ALL, *_SEAT_FEW).collect()
+    sf = link_seats(df, pl.DataFrame([got[c].rechunk() for c in _SEAT_ALL]).hstack(got.select(_SEAT_FEW)))
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
 
 
@@ -481,7 +490,8 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
         ex = ex.filter(pl.col("_h").is_not_null() & pl.col("player").is_not_null())
     h_of = ex["_h"].cast(pl.Int64)
     # a player of a table as one integer
-    ex = ex.with_columns(pkey=pl.col("player").hash(seed=3) + hd["tkey"].gather(h_of))
+    pkey = ex["player"].hash(seed=3) + hd["tkey"].gather(h_of)
+    ex = ex.with_columns(pkey=pkey.rechunk() if pkey.n_chunks() > 1 else pkey)
     links = _links(h_of, ex["pkey"], hd.height)
     # each player's previous row at the table where it is in the hand just before (``just``): the
     # row the fast path found, or for the few other rows, the previous row when its hand is the one

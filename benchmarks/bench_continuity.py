@@ -110,10 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dask-workers", type=int, default=2, help="0: skip the Dask comparison")
     ap.add_argument("--partitions", type=int, default=8)
     ap.add_argument("--baseline", help="another auditor/continuity.py (e.g. main's) to time on the same input")
+    ap.add_argument("--allocator", choices=("keep", "polars"), default="keep",
+                    help="keep: polars' jemalloc keeps freed pages, as `hhaudit batch` sets it "
+                    "(auditor/batch/allocator.py; default); polars: polars' own setting")  # fmt: skip
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     os.environ["POLARS_MAX_THREADS"] = str(args.threads)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from auditor.batch import allocator
+
+    if args.allocator == "keep":
+        allocator.keep_freed_pages()  # before polars is imported (unless _RJEM_MALLOC_CONF is set)
     import polars as pl
 
     from auditor import continuity as C
@@ -125,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     flat_hands = df.with_columns(pl.col("seats").list.len().cast(pl.Int32).alias(C.N_SEATS)).drop("seats")
     flat_seats = C.flat_seats(df).drop("_in")
     out: dict[str, Any] = {"hands": hands, "tables": args.tables, "polars_threads": pl.thread_pool_size(),
-                           "polars": pl.__version__}  # fmt: skip
+                           "polars": pl.__version__, "allocator": os.environ.get(allocator.ENV)}  # fmt: skip
+    print(f"{allocator.ENV}={os.environ.get(allocator.ENV)}")
     runs: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         nested_pq, hands_pq, seats_pq = (

@@ -82,6 +82,11 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
+    # before polars is imported here or in a worker: polars' allocator keeps freed pages for the
+    # night's cross-hand pass (auditor/batch/allocator.py, docs/batch.md)
+    from auditor.batch.allocator import keep_freed_pages
+
+    keep_freed_pages()
     early = None
     if args.engine == "local" and args.workers > 1:
         # the pool's processes start now, while this process imports polars and reads the store
