@@ -129,7 +129,11 @@ def _child_env() -> dict[str, str]:
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "PYTHONSAFEPATH": "1", "PYTHONPATH": path}
     # polars' allocator (jemalloc) returns freed pages at once instead of keeping them for reuse
-    env.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+    # (the opposite of what ``hhaudit batch`` chooses for speed: auditor/batch/allocator.py)
+    from auditor.batch import allocator
+
+    if not env.get(allocator.OPT_OUT):
+        env.setdefault(allocator.ENV, allocator.GIVE_BACK)
     return env
 
 

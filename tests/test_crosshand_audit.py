@@ -176,3 +176,27 @@ def test_the_auditing_process_never_imports_polars_for_a_large_run() -> None:
     argv = [sys.executable, "-c", code, src]
     out = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=True).stdout
     assert "BEFORE False" in out and "AFTER False True" in out, out
+
+
+def test_bucket_key_keeps_each_partition_key_together() -> None:
+    """The child buckets rows without polars (:func:`crosshand_audit.bucket_key`); a chain must never
+    be split, so rows with one :func:`continuity.partition_key` must share one bucket key."""
+    import itertools
+
+    import polars as pl
+
+    from auditor.continuity import partition_key
+    from auditor.crosshand_audit import bucket_key
+
+    rows = [
+        {"site": site, "tournament_id": tid, "table": table, "flight": flight}
+        for site, tid, table, flight in itertools.product(
+            ("pokerstars", "ggpoker"), (None, "123", ""), ("T 1", "T 2", None), (None, "Main\x1f$10", "Day 2\x1f$10")
+        )
+    ]
+    schema = dict.fromkeys(("site", "tournament_id", "table", "flight"), pl.String)
+    keys = pl.DataFrame(rows, schema=schema).select(partition_key().alias("k"))["k"].to_list()
+    bucket_of: dict[str, bytes] = {}
+    for row, key in zip(rows, keys, strict=True):
+        assert bucket_of.setdefault(key, bucket_key(row)) == bucket_key(row), (row, key)
+    assert len(set(bucket_of.values())) > 1

@@ -27,6 +27,9 @@ import sys
 ENV = "_RJEM_MALLOC_CONF"
 #: Keep freed pages in the process for about ten seconds before giving them back to the system.
 KEEP = "dirty_decay_ms:10000,muzzy_decay_ms:10000"
+#: Give freed pages back at once: what ``hhaudit audit``'s cross-hand child process uses
+#: (:mod:`auditor.crosshand_audit`), where the memory bound matters more than the query's speed.
+GIVE_BACK = "dirty_decay_ms:0,muzzy_decay_ms:0"
 #: Set (to anything but empty) to leave polars' own allocator settings alone.
 OPT_OUT = "HHAUDIT_POLARS_DEFAULT_ALLOCATOR"
 
