@@ -73,6 +73,25 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+#: A phone's viewport: the pages must not scroll sideways at this width.
+PHONE = {"width": 390, "height": 844}
+
+
+def sideways(page) -> int:  # type: ignore[no-untyped-def]
+    """How many pixels the open page is wider than the viewport (0: no sideways scroll)."""
+    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
+
+
+def wide_pages(page, pages: list[Path]) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    """The pages (name, excess width) that scroll sideways in ``page``'s viewport."""
+    wide = []
+    for p in pages:
+        page.goto(p.as_uri())
+        if sideways(page) > 0:
+            wide.append((p.name, sideways(page)))
+    return wide
+
+
 def test_index_filter_follow_finding_rule_page(report: Path, browser) -> None:  # type: ignore[no-untyped-def]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     dialogs: list[str] = []

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES
-from tests.test_report_browser import browser, shot  # noqa: F401  (the shared Chromium fixture)
-from tests.test_report_browser_dashboard import PHONE, _sideways, hhaudit
+from tests.test_report_browser import PHONE, browser, shot, sideways, wide_pages  # noqa: F401  (browser: the shared Chromium fixture)
+from tests.test_report_browser_dashboard import hhaudit
 
 SESSIONS = FIXTURES / "continuity"
 
@@ -89,12 +89,7 @@ def test_no_page_of_the_cross_hand_report_scrolls_sideways(across_report: Path, 
     page = browser.new_page(viewport=PHONE)
     pages = [across_report / "index.html", across_report / "across-1.html",
              *sorted((across_report / "hands").glob("*.html"))]  # fmt: skip
-    wide = []
-    for p in pages:
-        page.goto(p.as_uri())
-        if _sideways(page) > 0:
-            wide.append((p.name, _sideways(page)))
-    assert wide == []
+    assert wide_pages(page, pages) == []
     page.goto((across_report / "across-1.html").as_uri())
     _follow(page, "T002")
     shot(page, "across-hand-390")

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES
-from tests.test_report_browser import browser, shot  # noqa: F401  (the shared Chromium fixture)
+from tests.test_report_browser import PHONE, browser, shot, sideways, wide_pages  # noqa: F401  (browser: the shared Chromium fixture)
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 
 
@@ -45,10 +44,6 @@ def explain_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _sideways(page) -> int:  # type: ignore[no-untyped-def]
-    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
-
-
 def _reraise_page(report: Path) -> Path:
     for p in sorted((report / "hands").glob("*.html")):
         if "250000000101" in p.read_text("utf-8"):
@@ -65,7 +60,7 @@ def test_explain_page_css_renders_and_fits_a_phone(explain_html: Path, browser) 
         assert (
             page.evaluate("() => getComputedStyle(document.querySelector('th')).backgroundColor") != "rgba(0, 0, 0, 0)"
         )
-        assert _sideways(page) <= 0, vp
+        assert sideways(page) <= 0, vp
         shot(page, f"explain-{vp['width']}")
         page.close()
 
@@ -75,12 +70,7 @@ def test_no_page_scrolls_sideways_on_a_phone(sites_report: Path, browser) -> Non
     pages = [sites_report / "index.html", *sorted(sites_report.glob("code-*.html"))[:3],
              *sorted(sites_report.glob("file-*.html"))[:3], *sorted((sites_report / "hands").glob("*.html")),
              sites_report / "rules" / "B001.html"]  # fmt: skip
-    wide = []
-    for p in pages:
-        page.goto(p.as_uri())
-        if _sideways(page) > 0:
-            wide.append((p.name, _sideways(page)))
-    assert wide == []
+    assert wide_pages(page, pages) == []
     page.goto((sites_report / "index.html").as_uri())
     shot(page, "dashboard-390")
 

@@ -14,18 +14,13 @@ import pytest
 
 from auditor.batch.runner import Options, run_batch
 from tests.conftest import FIXTURES
-from tests.test_report_browser import browser, shot  # noqa: F401  (the shared Chromium fixture)
+from tests.test_report_browser import PHONE, browser, shot, sideways  # noqa: F401  (browser: the shared Chromium fixture)
 
-PHONE = {"width": 390, "height": 844}
 NIGHTS = [f"2026-11-{d:02d}" for d in range(20, 28)]
 
 
 def hhaudit(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "auditor.cli", *args], capture_output=True, text=True, check=False)
-
-
-def _sideways(page) -> int:  # type: ignore[no-untyped-def]
-    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +67,7 @@ def test_search_box_says_it_needs_javascript(samples_report: Path, browser) -> N
     assert not page.locator("#search").is_visible()
     note = page.locator("#search-noscript")
     assert note.is_visible() and "needs JavaScript" in note.inner_text()
-    assert _sideways(page) <= 1
+    assert sideways(page) <= 1
     ctx.close()
     page = browser.new_page(viewport=PHONE)
     page.goto((samples_report / "index.html").as_uri())
@@ -90,7 +85,7 @@ def test_store_report_trend_matrices_fit_a_phone(store_report: Path, browser) ->
         box = page.evaluate(f"() => document.getElementById('{tid}').parentElement.className")
         assert "scroll" in box, tid  # a wide matrix scrolls in its own box ...
     assert page.locator("#trend-codes thead th").count() == len(NIGHTS) + 2
-    assert _sideways(page) <= 1  # ... and the page does not
+    assert sideways(page) <= 1  # ... and the page does not
     shot(page, "store-report-390")
     page.close()
 
@@ -106,13 +101,13 @@ def test_serve_overview_matrices_fit_a_phone(nights_store: Path, browser) -> Non
         page.goto(url + "/store")
         assert page.locator("#trend-codes thead th").count() == len(NIGHTS) + 2
         assert page.locator("#trend-tables tbody tr").count() >= 3
-        assert _sideways(page) <= 1
+        assert sideways(page) <= 1
         shot(page, "serve-store-390")
         page.locator("#trend-tables a", has_text="Izar III").click()
         page.wait_for_selector("#findings-list")
         assert "table = Izar III" in page.inner_text("#count")
         assert page.locator("#findings-list tbody tr").count() == len(NIGHTS)
-        assert _sideways(page) <= 1
+        assert sideways(page) <= 1
         page.close()
     finally:
         stop(proc)

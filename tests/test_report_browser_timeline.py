@@ -12,14 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report_browser import browser, shot  # noqa: F401  (the shared Chromium fixture)
+from tests.test_report_browser import PHONE, browser, shot, sideways  # noqa: F401  (browser: the shared Chromium fixture)
 from tests.test_timeline import two_night_store
-
-PHONE = {"width": 390, "height": 844}
-
-
-def _sideways(page) -> int:  # type: ignore[no-untyped-def]
-    return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +32,7 @@ def _check_timeline(page) -> None:  # type: ignore[no-untyped-def]
     assert named.count() == 1 and "Cy" in named.inner_text() and "50.00" in named.inner_text()
     assert "100.00 → 99.50" in hands.first.inner_text()
     assert "T002 1" in page.inner_text("#timeline-summary")
-    assert _sideways(page) <= 1
+    assert sideways(page) <= 1
 
 
 def test_store_report_timeline_on_a_phone(store: Path, browser) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -71,7 +65,7 @@ def test_serve_timeline_on_a_phone(store: Path, browser) -> None:  # type: ignor
         page.locator("#timeline > li.tl-flagged a", has_text="260000000003").click()
         page.wait_for_load_state()
         assert "260000000003" in page.inner_text("body")
-        assert _sideways(page) <= 1
+        assert sideways(page) <= 1
         assert errors == []  # no CSP violation
         page.close()
     finally:
