@@ -106,27 +106,35 @@ def test_real_multi_table_tournament_is_clean() -> None:
 @pytest.mark.corpus
 def test_mutation_a_table_stays_a_level_behind() -> None:
     rows = _mtt()
-    tol = schedule.TOLERANCE
+    mutated, late, first_at, below = table_put_behind(rows, "start_utc")
+    bb = first_at["big_blind"]
+    assert _t007(mutated) == [(late["hand_id"], first_at["hand_id"], bb, below["big_blind"])]
+    assert [f.code for f in t_findings(mutated) if f.code in ("T006", "T007")] == ["T007"]
+
+
+def table_put_behind(
+    rows: list[dict[str, Any]], clock: str
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A copy of a tournament's ``rows`` (ordered by ``clock``) where a table that played a level
+    another table had reached before it (the player moved tables), long enough to be behind, has its
+    hands at that level set to the level below: (the copy, its first late hand, the tournament's
+    first hand at that level, the tournament's first hand at the level below)."""
     first: dict[int, dict[str, Any]] = {}  # big blind -> the tournament's first hand at it
     for r in rows:
         first.setdefault(r["big_blind"], r)
     levels = sorted(first)
-    # a table that played a level another table had reached before it (the player moved tables),
-    # long enough to be behind: its hands at that level are set to the level below
     for table in sorted({r["table"] for r in rows}):
         mine = [i for i, r in enumerate(rows) if r["table"] == table]
         for bb in levels[1:]:
             at_level = [i for i in mine if rows[i]["big_blind"] == bb]
-            late = [i for i in at_level if rows[i]["start_utc"] - first[bb]["start_utc"] >= tol]
+            late = [i for i in at_level if rows[i][clock] - first[bb][clock] >= schedule.TOLERANCE]
             if first[bb]["table"] == table or not late:
                 continue
             below = first[levels[levels.index(bb) - 1]]
             mutated = copy.deepcopy(rows)
             for i in at_level:
                 mutated[i].update(small_blind=below["small_blind"], big_blind=below["big_blind"], ante=below["ante"])
-            assert _t007(mutated) == [(rows[late[0]]["hand_id"], first[bb]["hand_id"], bb, below["big_blind"])]
-            assert [f.code for f in t_findings(mutated) if f.code in ("T006", "T007")] == ["T007"]
-            return
+            return mutated, rows[late[0]], first[bb], below
     raise AssertionError("no table of the tournament played a level another table reached first")
 
 

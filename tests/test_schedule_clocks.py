@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from auditor import schedule
 from auditor.pipeline import audit
 from tests.conftest import CORPUS, ROOT
 from tests.test_continuity import rows_of, t_findings
+from tests.test_schedule import table_put_behind
 
 FIX = ROOT / "fixtures" / "continuity" / "T007"
 
@@ -182,25 +182,9 @@ def test_real_888_tournament_on_local_time_is_clean_and_a_table_behind_is_caught
     assert [f for f in t_findings(rows) if f.code in ("T006", "T007") or f.data.get("reason") == "clock"] == []
     assert schedule.check(C.frame(rows).lazy(), tolerance=timedelta(0)).collect().is_empty()
     rows.sort(key=lambda r: (r["local_start"], r["hand_id"]))
-    first: dict[int, dict[str, Any]] = {}
-    for r in rows:
-        first.setdefault(r["big_blind"], r)
-    levels = sorted(first)
-    for table in sorted({r["table"] for r in rows}):
-        mine = [i for i, r in enumerate(rows) if r["table"] == table]
-        for bb in levels[1:]:
-            at_level = [i for i in mine if rows[i]["big_blind"] == bb]
-            late = [i for i in at_level if rows[i]["local_start"] - first[bb]["local_start"] >= schedule.TOLERANCE]
-            if first[bb]["table"] == table or not late:
-                continue
-            below = first[levels[levels.index(bb) - 1]]
-            mutated = copy.deepcopy(rows)
-            for i in at_level:
-                mutated[i].update(small_blind=below["small_blind"], big_blind=below["big_blind"], ante=below["ante"])
-            got = [(f.hand_id, f.data["previous_hand_id"]) for f in t_findings(mutated) if f.code == "T007"]
-            assert got == [(rows[late[0]]["hand_id"], first[bb]["hand_id"])]
-            return
-    raise AssertionError("no table of the tournament played a level another table reached first")
+    mutated, late, first_at, _below = table_put_behind(rows, "local_start")
+    got = [(f.hand_id, f.data["previous_hand_id"]) for f in t_findings(mutated) if f.code == "T007"]
+    assert got == [(late["hand_id"], first_at["hand_id"])]
 
 
 @pytest.mark.corpus
