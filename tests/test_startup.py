@@ -157,17 +157,22 @@ def run_py(code: str, tmp_path: Path) -> str:
     return out.stdout
 
 
+#: A child's code that audits the one-hand sample as ``hhaudit audit`` does (then the test's own lines).
+ONE_HAND_AUDIT = (
+    "import sys\n"
+    "from auditor.cli import main\n"
+    "try:\n"
+    f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+)
+
+
 def test_one_hand_audit_imports_no_heavy_library(tmp_path: Path) -> None:
     """``hhaudit audit one_hand.txt``: no polars (the cross-hand stage waits for a second hand), no
     pokerkit (no hi/lo or short-deck hand), no jinja2 (no report), no dask, no pyarrow."""
     code = (
-        "import sys\n"
-        "from auditor.cli import main\n"
-        "try:\n"
-        f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "heavy = {'polars', 'pokerkit', 'jinja2', 'dask', 'pyarrow', 'numpy', 'starlette'}\n"
+        ONE_HAND_AUDIT + "heavy = {'polars', 'pokerkit', 'jinja2', 'dask', 'pyarrow', 'numpy', 'starlette'}\n"
         "print('IMPORTED', sorted({m.split('.')[0] for m in sys.modules} & heavy))\n"
     )
     for _ in range(2):  # cold cache, then warm
@@ -181,13 +186,7 @@ def test_a_warm_cache_loads_no_parsimonious_grammar(tmp_path: Path) -> None:
     rule grammar (built when ``parsimonious.grammar`` is imported) is not needed; the package's API
     still answers when asked for (its ``__init__`` then runs)."""
     code = (
-        "import sys\n"
-        "from auditor.cli import main\n"
-        "try:\n"
-        f"    main(['audit', {str(FIXTURES / 'samples' / 'disputed_reraise.txt')!r}])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print('GRAMMAR', 'parsimonious.grammar' in sys.modules)\n"
+        ONE_HAND_AUDIT + "print('GRAMMAR', 'parsimonious.grammar' in sys.modules)\n"
         "import parsimonious\n"
         "from parsimonious import Grammar, ParseError\n"
         "from parsimonious.grammar import Grammar as G2\n"
