@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from auditor import findings as F
-from auditor.findings import Finding, checks
+from auditor.findings import Finding, HandKind, plan
 from auditor.formats import REGISTRY, Chunk, ExportFacts, parse_chunk
 from auditor.model import Hand
 from auditor.profiles import Profile, for_hand
@@ -57,16 +57,40 @@ def audit_hand(hand: Hand, profile: Profile | None = None, facts: ExportFacts | 
     t = replay(hand, profile, (facts if facts is not None else REGISTRY.facts_for(hand)).for_hand(hand))
     if hand.cancelled:
         return Audited(hand, t, None, [])
-    out: list[Finding] = []
-    for check in checks("hand"):
-        out.extend(check(t))
     pt = build_pots(t, profile)
-    for pcheck in checks("pots"):
-        out.extend(pcheck(t, pt))
+    return Audited(hand, t, pt, judge(t, pt))
+
+
+def hand_kind(t: Trace) -> HandKind:
+    """What decides which checks apply to the replayed hand of ``t`` (see :func:`auditor.findings.plan`)."""
+    h, facts = t.hand, t.facts
+    return HandKind(h.game, h.structure, t.betting, h.runs > 1, facts.prints_all_in,
+                    facts.prints_uncalled and not facts.converted)  # fmt: skip
+
+
+def judge(t: Trace, pt: PotTrace) -> list[Finding]:
+    """Every ``hand`` and ``pots`` rule that can apply to the hand (the plan of its
+    :func:`hand_kind`), on its trace and rebuilt pots: the findings in line order, cascades folded.
+
+    A check returns a sequence of findings (empty when it finds nothing); which checks run does
+    not change what is found, only what it costs (``tests/test_rule_plan.py``)."""
+    kind = hand_kind(t)
+    out: list[Finding] = []
+    for check in plan("hand", kind):
+        found = check(t)
+        if found:
+            out.extend(found)
+    for pcheck in plan("pots", kind):
+        found = pcheck(t, pt)
+        if found:
+            out.extend(found)
+    if not out:
+        return out
     out.sort(key=_line_order)
-    if not any(f.code in _ROOTS for f in out):
-        return Audited(hand, t, pt, out)  # no cascade to fold (fold_consequences returns ``out``)
-    return Audited(hand, t, pt, fold_consequences(out, {e.line: e.street for e in hand.events}))
+    for f in out:
+        if f.code in _ROOTS:
+            return fold_consequences(out, {e.line: e.street for e in t.hand.events})
+    return out  # no cascade to fold (fold_consequences would return ``out``)
 
 
 #: Betting findings that can start a cascade: a wager the site printed wrong (or out of place)

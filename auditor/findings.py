@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 
 class Severity(enum.IntEnum):
@@ -58,6 +58,22 @@ class Rule:
     summary: str
     stage: Stage = "parse"
     check: Callable[..., Any] | None = None
+    #: which hands the check can find anything in (None: every hand); see :func:`plan`
+    applies: Callable[[HandKind], bool] | None = None
+
+
+class HandKind(NamedTuple):
+    """What decides which checks can apply to a hand: its game and structure, whether the betting
+    rules apply to it (the replay's ``Trace.betting``), whether it was run more than once, and two
+    export facts.  A check registered with ``applies=`` is left out of the :func:`plan` of the
+    kinds of hands it cannot find anything in (the check itself still returns nothing for them)."""
+
+    game: str
+    structure: str
+    betting: bool
+    runs_twice: bool
+    prints_all_in: bool
+    prints_uncalled: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +112,13 @@ RULES: dict[str, Rule] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Callable[[F], F]:
+def rule(
+    code: str, name: str, severity: Severity, stage: Stage = "parse", applies: Callable[[HandKind], bool] | None = None
+) -> Callable[[F], F]:
     """Register the decorated function as rule ``code``: its docstring is the documentation, and at
     the ``hand`` and ``pots`` stages the function is the check (``parse`` and ``run`` rules are
-    reported by the readers and by the audit step)."""
+    reported by the readers and by the audit step).  ``applies`` says for which kinds of hands
+    (:class:`HandKind`) the check can find anything: the audit step runs it on those only."""
     if not CODE_RE.match(code):
         raise ValueError(f"bad rule code {code!r}")
 
@@ -110,8 +129,9 @@ def rule(code: str, name: str, severity: Severity, stage: Stage = "parse") -> Ca
         if code in RULES:
             raise ValueError(f"rule code {code} registered twice")
         checks.cache_clear()
+        _PLANS.clear()
         RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0], stage,
-                           fn if stage in ("hand", "pots") else None)  # fmt: skip
+                           fn if stage in ("hand", "pots") else None, applies)  # fmt: skip
         return fn
 
     return deco
@@ -149,6 +169,21 @@ def catalogue() -> dict[str, Rule]:
 def checks(stage: Stage) -> tuple[Callable[..., Any], ...]:
     """The checks of one stage, in code order (computed once; a new registration resets it)."""
     return tuple(r.check for _, r in sorted(catalogue().items()) if r.stage == stage and r.check is not None)
+
+
+_PLANS: dict[tuple[Stage, HandKind], tuple[Callable[..., Any], ...]] = {}
+
+
+def plan(stage: Stage, kind: HandKind) -> tuple[Callable[..., Any], ...]:
+    """The checks of one stage that can find anything in a hand of ``kind``, in code order: a table
+    computed once per kind of hand (a few dozen in any run), not a test per hand and check."""
+    got = _PLANS.get((stage, kind))
+    if got is None:
+        got = _PLANS[(stage, kind)] = tuple(
+            r.check for _, r in sorted(catalogue().items())
+            if r.stage == stage and r.check is not None and (r.applies is None or r.applies(kind))
+        )  # fmt: skip
+    return got
 
 
 def make(

@@ -8,16 +8,16 @@ Why one module of ~560 lines: the A-codes share one comparison of derived and pr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import replace
 
 from auditor import model as M
-from auditor.findings import Finding, Severity, rule
+from auditor.findings import Finding, HandKind, Severity, rule
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import Pot, PotTrace
-from auditor.rules.common import card_events, flag, money
+from auditor.rules.common import NOTHING, card_events, flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
 _CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
@@ -27,14 +27,27 @@ _CITE_RIT = "WSOP Live Action Rule 217"
 _CITE_SHOWDOWN = "TDA 2026 Rule 14 (2024: 12), cards speak"
 
 
+#: stud and draw games: awarded by auditor/replay/showdown.py (not part of the no-flop-no-drop rake rule)
+_NO_BOARD_GAMES = frozenset({"stud", "stud_hilo", "razz", "draw"})
+_HILO = HILO_GAMES | {"stud_hilo"}
+_AWARD_GAMES = frozenset({"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo",
+                          "courchevel", "courchevel_hilo"})  # fmt: skip
+#: the games whose pots the replay awards (A004-A008 compare its awards with the collects)
+_PAID_GAMES = _AWARD_GAMES | _NO_BOARD_GAMES
+
+
+def _paid_by_rules(k: HandKind) -> bool:
+    return k.game in _PAID_GAMES
+
+
 def _claim_line(pt: PotTrace, t: Trace) -> tuple[int, int]:
     if pt.claim is not None:
         return pt.claim.line, pt.claim.col
     return t.hand.last_line, 1
 
 
-@rule("A001", "uncalled-bet-mismatch", Severity.ERROR, stage="pots")
-def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A001", "uncalled-bet-mismatch", Severity.ERROR, stage="pots", applies=lambda k: k.prints_uncalled)
+def a001(t: Trace, pt: PotTrace) -> list[Finding]:
     """An uncalled bet not returned, returned to the wrong player, or of the wrong amount.
 
     The part of the largest contribution that no other player matched goes back to its owner
@@ -44,11 +57,12 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: A bets $10, everyone folds, and no ``Uncalled bet ($10) returned to A`` line appears.
     """
+    out: list[Finding] = []
     h = t.hand
     if not t.facts.prints_uncalled or t.facts.converted or h.cancelled:
-        return
+        return out
     if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
-        return  # an export of an era that printed no return line; the total shows it went back
+        return out  # an export of an era that printed no return line; the total shows it went back
     for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
@@ -61,7 +75,8 @@ def a001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             msg = f"{money(h, got)} is printed as returned to {name}, but every chip {name} put in was matched"
         else:
             msg = f"{money(h, got)} is printed as returned to {name}; the uncalled part was {money(h, want)}"
-        yield flag(t, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED)
+        out.append(flag(t, "A001", line, col, msg, expected=want, actual=got, player=name, cite=_CITE_UNCALLED))
+    return out
 
 
 def _silent_era(t: Trace) -> bool:
@@ -101,7 +116,7 @@ def _total_agrees(claim: M.PotClaim, want: int, house: int) -> bool:
 
 
 @rule("A002", "total-pot-mismatch", Severity.ERROR, stage="pots")
-def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def a002(t: Trace, pt: PotTrace) -> list[Finding]:
     """The printed total pot does not match the contributions.
 
     Total pot = every chip put in (blinds, antes, dead blinds, bets) minus the uncalled part
@@ -109,23 +124,25 @@ def a002(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: four players put in $1, $1, $3, $3 and nothing is returned: ``Total pot $9`` is wrong.
     """
+    out: list[Finding] = []
     h = t.hand
     if pt.claim is None or h.cancelled or not t.facts.prints_total_pot or pt.betting_unprinted:
-        return
+        return out
     if not pt.antes_decide_total:
-        return  # unattributed antes and an uncalled part: what was returned depends on who paid
+        return out  # unattributed antes and an uncalled part: what was returned depends on who paid
     want = _expected_total(t, pt)
     got = pt.claim.total
     if _total_agrees(pt.claim, want, pt.house):
-        return
+        return out
     line, col = _claim_line(pt, t)
-    yield flag(t, "A002", line, col,
+    out.append(flag(t, "A002", line, col,
                   f"the total pot is printed as {money(h, got)}; the contributions make {money(h, want)}",
-                  expected=want, actual=got)  # fmt: skip
+                  expected=want, actual=got))  # fmt: skip
+    return out
 
 
 @rule("A003", "side-pot-mismatch", Severity.ERROR, stage="pots")
-def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def a003(t: Trace, pt: PotTrace) -> list[Finding]:
     """A printed main or side pot does not match its layer of the contributions.
 
     Each pot is a layer: the chips every player put in up to the next all-in level, winnable only
@@ -136,42 +153,44 @@ def a003(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: A all-in 80, B all-in 210, C 350: main pot 240 (3 x 80), side pot 260 (2 x 130),
     140 returned to C.
     """
+    out: list[Finding] = []
     h = t.hand
     if pt.antes_unattributed and len(pt.pots) > 1:
-        return  # unattributed antes: the layers depend on who paid them
+        return out  # unattributed antes: the layers depend on who paid them
     if pt.claim is None or not pt.claim.pots or h.cancelled:
-        return
+        return out
     printed = [a for _, a in pt.claim.pots]
     line, col = _claim_line(pt, t)
     pots = _printed_layers(t, pt, printed)
     layers = ", ".join(f"{p.label} {money(h, p.amount)}" for p in pots)
     if len(printed) != len(pots) and _merges_into(printed, pt):
-        return  # the site prints a boundary at every all-in, the profile merges them: same money
+        return out  # the site prints a boundary at every all-in, the profile merges them: same money
     if len(printed) != len(pots):
-        yield flag(t, "A003", line, col,
+        out.append(flag(t, "A003", line, col,
                       f"{len(printed)} pots are printed; the contributions make {len(pots)} ({layers})",
-                      expected=[p.amount for p in pots], actual=printed, cite=_CITE_POTS)  # fmt: skip
-        return
+                      expected=[p.amount for p in pots], actual=printed, cite=_CITE_POTS))  # fmt: skip
+        return out
     taken = 0
     gross = not t.facts.pots_net_of_rake  # each pot printed before rake: it must be its layer
     for p, got in zip(pots, printed, strict=True):
         if got != p.amount and (pt.rake + pt.fees == 0 or gross):
-            yield flag(t, "A003", line, col,
+            out.append(flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}; "
                           f"{'before rake' if gross else 'with no rake'} its layer is "
-                          f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
+                          f"{money(h, p.amount)}", expected=p.amount, actual=got, cite=_CITE_POTS))  # fmt: skip
         elif got > p.amount:
-            yield flag(t, "A003", line, col,
+            out.append(flag(t, "A003", line, col,
                           f"the {p.label} pot is printed as {money(h, got)}, "
                           f"more than its layer of {money(h, p.amount)}",
-                          expected=p.amount, actual=got, cite=_CITE_POTS)  # fmt: skip
+                          expected=p.amount, actual=got, cite=_CITE_POTS))  # fmt: skip
         taken += p.amount - got
     within = all(got <= p.amount for p, got in zip(pots, printed, strict=True))
     if not gross and taken != pt.rake + pt.fees and within:
-        yield flag(t, "A003", line, col,
+        out.append(flag(t, "A003", line, col,
                       f"the printed pots ({', '.join(money(h, a) for a in printed)}) are {money(h, taken)} below "
                       f"their layers ({layers}), but rake and fees are {money(h, pt.rake + pt.fees)}",
-                      expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS)  # fmt: skip
+                      expected=pt.rake + pt.fees, actual=taken, cite=_CITE_POTS))  # fmt: skip
+    return out
 
 
 def _printed_layers(t: Trace, pt: PotTrace, printed: list[int]) -> list[Pot]:
@@ -261,8 +280,8 @@ def _award_text(t: Trace, pt: PotTrace) -> str:
     return "; ".join(parts)
 
 
-@rule("A004", "pot-to-wrong-player", Severity.ERROR, stage="pots")
-def a004(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A004", "pot-to-wrong-player", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+def a004(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A pot paid to the wrong player.
 
     At showdown the cards speak: each pot goes to the best hand among the players eligible for it
@@ -270,11 +289,11 @@ def a004(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: Ann shows a flush, Bob shows a pair, and Bob collects the pot.
     """
-    yield from _payouts(t, pt, "A004")
+    return _payouts(t, pt, "A004")
 
 
-@rule("A005", "ineligible-player-paid", Severity.ERROR, stage="pots")
-def a005(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A005", "ineligible-player-paid", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+def a005(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A player paid from a pot they were not eligible for.
 
     An all-in player can win from each opponent at most what they put in themselves: never a side
@@ -283,11 +302,11 @@ def a005(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     Example: A is all-in for 80 and wins the main pot of 240, but collects 500 including the side
     pot that only B and C contested.
     """
-    yield from _payouts(t, pt, "A005")
+    return _payouts(t, pt, "A005")
 
 
-@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR, stage="pots")
-def a006(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+def a006(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A tie split unevenly, or the odd chip given to the wrong player.
 
     Tied hands split the pot equally; an odd chip that cannot be split goes to the first tied
@@ -295,11 +314,11 @@ def a006(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: pot 101, Alice (seat 1) and Bob (seat 2) tie, button on seat 9: Alice 51, Bob 50.
     """
-    yield from _payouts(t, pt, "A006")
+    return _payouts(t, pt, "A006")
 
 
-@rule("A007", "hi-lo-split-wrong", Severity.ERROR, stage="pots")
-def a007(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A007", "hi-lo-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+def a007(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A high-low pot split wrongly.
 
     In eight-or-better games the pot is halved between the best high hand and the best
@@ -308,11 +327,11 @@ def a007(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: pot 1653, Hero has the best high, Voron the best low: Hero 827, Voron 826.
     """
-    yield from _payouts(t, pt, "A007")
+    return _payouts(t, pt, "A007")
 
 
-@rule("A008", "run-it-twice-split-wrong", Severity.ERROR, stage="pots")
-def a008(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("A008", "run-it-twice-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+def a008(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A run-it-twice (or three times) pot split wrongly.
 
     After rake, each contested pot is split into one share per board, the first board taking the
@@ -321,21 +340,23 @@ def a008(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: total 225.32, rake 2.15: 111.59 for the first board and 111.58 for the second.
     """
-    yield from _payouts(t, pt, "A008")
+    return _payouts(t, pt, "A008")
 
 
-def _payouts(t: Trace, pt: PotTrace, code: str) -> Iterator[Finding]:
+def _payouts(t: Trace, pt: PotTrace, code: str) -> Sequence[Finding]:
     """The payout findings of one code (the comparison is made once per hand, see :func:`_compare`)."""
-    if "payouts" not in pt.cache:
-        pt.cache["payouts"] = list(_compare(t, pt))
-    yield from (f for f in pt.cache["payouts"] if f.code == code)
+    got: list[Finding] | None = pt.cache.get("payouts")
+    if got is None:
+        got = pt.cache["payouts"] = _compare(t, pt)
+    return [f for f in got if f.code == code] if got else NOTHING
 
 
-def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     """Compare what each player collected with what the rules pay them; classify each difference."""
+    out: list[Finding] = []
     h = t.hand
-    if h.cancelled or not pt.decided or h.game not in _AWARD_GAMES | _NO_BOARD_GAMES:
-        return
+    if h.cancelled or not pt.decided or h.game not in _PAID_GAMES:
+        return out
     paid = dict(pt.expected_paid)
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
@@ -371,11 +392,11 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             diffs[n] = 0 if lo <= got <= hi else (got - hi if got > hi else got - lo)
     wrong = {n: d for n, d in diffs.items() if d}
     if not wrong or _split_in_site_units(t, pt) or _odd_chips_unjudged(t, pt, wrong):
-        return
+        return out
     winners = {n for n in paid if paid[n]}
     takers = {n for n in pt.collected if pt.collected[n]}
     if winners == takers and sum(pt.collected.values()) != sum(paid.values()) and pt.allocation_known:
-        return  # the right players, but chips appeared or vanished: A010's finding
+        return out  # the right players, but chips appeared or vanished: A010's finding
     small = all(abs(d) <= max(1, len(winners)) * t.facts.odd_chip_unit for d in wrong.values())
     # Where the site names the pot it paid from ("collected $5 from side pot-1") and its pots are
     # the derived ones, a payment from a pot the player was not eligible for is A005 at that line.
@@ -386,11 +407,11 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         for e in t.of(M.Collect):
             if e.player in wrong and e.player not in by_label[e.pot].eligible and e.player not in ineligible:
                 ineligible.add(e.player)
-                yield flag(t, "A005", e.line, e.col,
+                out.append(flag(t, "A005", e.line, e.col,
                     f"{e.player} collected {money(h, e.amount)} from the {e.pot} pot, which only "
                     f"{', '.join(by_label[e.pot].eligible)} could win. Pots: {_award_text(t, pt)}",
                     expected=0, actual=e.amount, player=e.player, pot=e.pot, cite=_CITE_POTS,
-                )  # fmt: skip
+                ))  # fmt: skip
     for n, d in sorted(wrong.items()):
         if n in ineligible:
             continue
@@ -410,10 +431,11 @@ def _compare(t: Trace, pt: PotTrace) -> Iterator[Finding]:
             kind = "A004"
         line, col = _collect_line(t, n)
         cite = {"A006": _CITE_ODD, "A007": _CITE_HILO, "A008": _CITE_RIT}.get(kind, _CITE_SHOWDOWN + "; " + _CITE_POTS)
-        yield flag(t, kind, line, col,
+        out.append(flag(t, kind, line, col,
             f"{n} collected {money(h, got)}; the rules pay {n} {money(h, want)}. Pots: {_award_text(t, pt)}",
             expected=want, actual=got, player=n, cite=cite,
-        )  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
 def _odd_chips_unjudged(t: Trace, pt: PotTrace, wrong: dict[str, int]) -> bool:
@@ -437,15 +459,8 @@ def _odd_chips_unjudged(t: Trace, pt: PotTrace, wrong: dict[str, int]) -> bool:
     return all(n in ruled and lo[n] <= ruled[n] + d <= hi[n] for n, d in wrong.items())
 
 
-#: stud and draw games: awarded by auditor/replay/showdown.py (not part of the no-flop-no-drop rake rule)
-_NO_BOARD_GAMES = frozenset({"stud", "stud_hilo", "razz", "draw"})
-_HILO = HILO_GAMES | {"stud_hilo"}
-_AWARD_GAMES = frozenset({"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo",
-                          "courchevel", "courchevel_hilo"})  # fmt: skip
-
-
 @rule("A009", "rake-or-fee-wrong", Severity.ERROR, stage="pots")
-def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def a009(t: Trace, pt: PotTrace) -> list[Finding]:
     """Rake or fees taken where the rules forbid them.
 
     Tournaments take no rake from pots.  Where the site's profile says "no flop, no drop"
@@ -453,29 +468,31 @@ def a009(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: a PokerStars cash hand won pre-flop with ``Rake $0.05``.
     """
+    out: list[Finding] = []
     h = t.hand
     if pt.claim is None:
-        return
+        return out
     line, col = _claim_line(pt, t)
     if h.is_tournament and pt.rake > 0:
-        yield flag(t, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
+        out.append(flag(t, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
                       expected=0, actual=pt.rake,
-                      cite="PokerStars rake pages: no per-hand rake in tournaments")  # fmt: skip
-        return
+                      cite="PokerStars rake pages: no per-hand rake in tournaments"))  # fmt: skip
+        return out
     flop = any(e.street in ("flop", "turn", "river") for e in t.of(M.Board))
     if t.profile.no_flop_no_drop and not flop and pt.rake > 0 and h.game in _AWARD_GAMES:
-        yield flag(t, "A009", line, col,
+        out.append(flag(t, "A009", line, col,
                       f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
-                      expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop")  # fmt: skip
-        return
+                      expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop"))  # fmt: skip
+        return out
     want = expected_rake(t.profile, pt.claim.total)
     if want is not None and (flop or not t.profile.no_flop_no_drop) and pt.rake != want:
         num, den = t.profile.rake_rate or (0, 1)
         cap = f", capped at {money(h, t.profile.rake_cap)}" if t.profile.rake_cap is not None else ""
-        yield flag(t, "A009", line, col,
+        out.append(flag(t, "A009", line, col,
                       f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
                       f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
-                      expected=want, actual=pt.rake, cite="the profile's rake table")  # fmt: skip
+                      expected=want, actual=pt.rake, cite="the profile's rake table"))  # fmt: skip
+    return out
 
 
 def expected_rake(p: Profile, total: int) -> int | None:
@@ -490,7 +507,7 @@ def expected_rake(p: Profile, total: int) -> int | None:
 
 
 @rule("A010", "chips-not-conserved", Severity.ERROR, stage="pots")
-def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def a010(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """Chips are not conserved: collected + returned + rake + fees differs from what was put in.
 
     Every chip put in comes back to someone: as a return, an award, or the house's rake and fees
@@ -500,42 +517,42 @@ def a010(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.cancelled or not h.complete or not pt.antes_decide_total:
-        return
+        return NOTHING
     put_in = sum(pt.contributions.values()) + sum(pt.dead.values()) + pt.house + pt.antes_unattributed
     if pt.betting_unprinted and pt.claim is not None:
         put_in = pt.claim.total  # the summary alone: what went in is the printed total (P010)
     if pt.claim is None:
         # no total printed (PartyPoker before 2017, 888): the rake is unknown, but no more can come
         # out than was put in
-        yield from _conserved_without_total(t, pt)
-        return
+        return _conserved_without_total(t, pt)
     returned = sum(pt.printed_returns.values())
     if not returned and t.facts.prints_uncalled and _silent_era(t) and _total_excludes(t, pt, 0):
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
         returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
-    settled = sum(v for n, v in pt.expected_paid.items() if n in _cashed_out(t) and not pt.collected.get(n))
+    cashed = _cashed_out(t)
+    settled = sum(v for n, v in pt.expected_paid.items() if n in cashed and not pt.collected.get(n)) if cashed else 0
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if pt.rake < 0 and out == put_in:
         # a site that prints no rake (the reader takes it as what went in less what was paid):
         # a negative take means more was paid out than was put in
         line, col = _claim_line(pt, t)
-        yield flag(t, "A010", line, col,
+        return [flag(t, "A010", line, col,
             f"{money(h, put_in)} was put in, but {money(h, sum(pt.collected.values()) + returned)} was paid out",
             expected=put_in, actual=sum(pt.collected.values()) + returned,
-        )  # fmt: skip
-        return
+        )]  # fmt: skip
     if out != put_in:
         line, col = _claim_line(pt, t)
-        yield flag(t, "A010", line, col,
+        return [flag(t, "A010", line, col,
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
             f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)} + rake "
             f"{money(h, pt.rake)} + fees {money(h, pt.fees)})",
             expected=put_in, actual=out,
-        )  # fmt: skip
+        )]  # fmt: skip
+    return NOTHING
 
 
-def _conserved_without_total(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+def _conserved_without_total(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A010 for a hand whose site prints no total pot and no rake (888, PartyPoker before 2017): more
     can never come out than went in (less can: the rake, and 888 returns some uncalled bets without
     a line)."""
@@ -551,11 +568,12 @@ def _conserved_without_total(t: Trace, pt: PotTrace) -> Iterator[Finding]:
     if out > put_in:
         c = next(iter(t.of(M.Collect)), None)
         line, col = (c.line, c.col) if c is not None else (h.last_line, 1)
-        yield flag(t, "A010", line, col,
+        return [flag(t, "A010", line, col,
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
             f"{money(h, sum(pt.collected.values()))} + returned {money(h, returned)})",
             expected=put_in, actual=out,
-        )  # fmt: skip
+        )]  # fmt: skip
+    return NOTHING
 
 
 _WORDS = (
@@ -582,8 +600,9 @@ def printed_category(text: str) -> str | None:
 _BOARD_OR_SHOW: frozenset[type] = frozenset({M.Board, M.Show})
 
 
-@rule("D001", "hand-description-mismatch", Severity.INFO, stage="pots")
-def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
+@rule("D001", "hand-description-mismatch", Severity.INFO, stage="pots",
+      applies=lambda k: k.game in _AWARD_GAMES and not k.runs_twice)  # fmt: skip
+def d001(t: Trace, pt: PotTrace) -> list[Finding]:
     """The hand name the site printed at showdown does not match the cards.
 
     Informational: awards follow the cards, not the printed description, but a wrong description
@@ -591,9 +610,10 @@ def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
 
     Example: ``Bob: shows [8d 8c] (a pair of Kings)`` on a board with no king.
     """
+    out: list[Finding] = []
     h = t.hand
     if h.game not in _AWARD_GAMES or h.runs > 1:
-        return
+        return out
     board: list[str] = []
     described: set[str] = set()
     for e in card_events(t):
@@ -612,6 +632,7 @@ def d001(t: Trace, pt: PotTrace) -> Iterator[Finding]:
         printed = printed_category(e.description)
         actual = category(h.game, e.cards, board)
         if printed and actual and printed != actual:
-            yield flag(t, "D001", e.line, e.col,
+            out.append(flag(t, "D001", e.line, e.col,
                           f"{e.player}'s hand is printed as {e.description!r}, but the cards make {actual}",
-                          expected=actual, actual=printed, cite=_CITE_SHOWDOWN)  # fmt: skip
+                          expected=actual, actual=printed, cite=_CITE_SHOWDOWN))  # fmt: skip
+    return out

@@ -7,16 +7,21 @@ variants) in no-limit, pot-limit, fixed-limit and CAP structures.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 
 from auditor import model as M
-from auditor.findings import Finding, Severity, rule
+from auditor.findings import Finding, HandKind, Severity, rule
 from auditor.replay.betting import Step, Trace
-from auditor.rules.common import flag, money
+from auditor.rules.common import NOTHING, flag, money
 
 
-@rule("B001", "illegal-reraise", Severity.ERROR, stage="hand")
-def b001(t: Trace) -> Iterator[Finding]:
+def _betting(k: HandKind) -> bool:
+    """The betting rules apply to the hand (every betting step of any other hand has ``betting`` False)."""
+    return k.betting
+
+
+@rule("B001", "illegal-reraise", Severity.ERROR, stage="hand", applies=_betting)
+def b001(t: Trace) -> Sequence[Finding]:
     """A raise by a player for whom the betting had not been re-opened.
 
     After an all-in that is less than a full raise, a player who has already acted may only call
@@ -28,25 +33,26 @@ def b001(t: Trace) -> Iterator[Finding]:
     acted and faces only 4 more, less than the full bet of 10: A may not re-raise.
     Good: add D all-in for 21; now A faces 11 >= 10 and may raise (to at least 31).
     """
-    h = t.hand
-    for s in _wagers(t, "raise"):
+    out: list[Finding] = []
+    for s in live_steps(t).raises:
         if s.reopened or not s.acted_before:
             continue
-        e = s.event
+        h, e = t.hand, s.event
         assert isinstance(e, M.Action)
         facing = s.current_bet - s.street_bet
         need = (
             f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
         )
-        yield flag(t, "B001", e.line, e.col,
+        out.append(flag(t, "B001", e.line, e.col,
             f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "
             f"{money(h, facing)} more, {need}: betting was not re-opened for them",
             expected="call or fold", actual=e.to, facing=facing, full_raise=s.min_inc,
-        )  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
-@rule("B002", "raise-below-minimum", Severity.ERROR, stage="hand")
-def b002(t: Trace) -> Iterator[Finding]:
+@rule("B002", "raise-below-minimum", Severity.ERROR, stage="hand", applies=_betting)
+def b002(t: Trace) -> Sequence[Finding]:
     """A no-limit or pot-limit raise smaller than the minimum, by a player who was not all-in.
 
     A raise must add at least the largest full bet or raise of the current round to the current
@@ -56,41 +62,45 @@ def b002(t: Trace) -> Iterator[Finding]:
     Example: blinds 6/12, UTG raises to 36 (a raise of 24); the next raise must be to at least 60.
     A raise to 59 is flagged.
     """
-    h = t.hand
-    for s in _wagers(t, "raise"):
+    out: list[Finding] = []
+    for s in live_steps(t).raises:
         e = s.event
         assert isinstance(e, M.Action)
         if s.fl_bet is not None or s.all_in_after or e.to >= s.min_raise_to:
             continue
-        yield flag(t, "B002", e.line, e.col,
+        h = t.hand
+        out.append(flag(t, "B002", e.line, e.col,
             f"{e.player} raised to {money(h, e.to)}; the minimum raise was to {money(h, s.min_raise_to)} "
             f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
             expected=s.min_raise_to, actual=e.to,
-        )  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
-@rule("B003", "bet-below-minimum", Severity.ERROR, stage="hand")
-def b003(t: Trace) -> Iterator[Finding]:
+@rule("B003", "bet-below-minimum", Severity.ERROR, stage="hand", applies=_betting)
+def b003(t: Trace) -> Sequence[Finding]:
     """A no-limit or pot-limit bet smaller than the big blind, by a player who was not all-in.
 
     The minimum bet on every street is the big blind (a straddle raises the pre-flop level only).
 
     Example: blinds 1/2, flop: A bets 1 with 200 behind.  Good: A bets 2, or is all-in for 1.
     """
-    h = t.hand
-    for s in _wagers(t, "bet"):
+    out: list[Finding] = []
+    for s in live_steps(t).bets:
         e = s.event
         assert isinstance(e, M.Action)
         if s.fl_bet is not None or s.all_in_after or e.to >= s.min_bet:
             continue
-        yield flag(t, "B003", e.line, e.col,
+        h = t.hand
+        out.append(flag(t, "B003", e.line, e.col,
             f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without being all-in",
             expected=s.min_bet, actual=e.to,
-        )  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
-@rule("B004", "out-of-turn", Severity.WARNING, stage="hand")
-def b004(t: Trace) -> Iterator[Finding]:
+@rule("B004", "out-of-turn", Severity.WARNING, stage="hand", applies=_betting)
+def b004(t: Trace) -> Sequence[Finding]:
     """An action by a player whose turn it was not.
 
     Pre-flop, action starts left of the big blind (or of the last straddle, or of a button blind);
@@ -100,18 +110,20 @@ def b004(t: Trace) -> Iterator[Finding]:
 
     Example: heads-up 5/10, flop: the button bets before the big blind has acted.
     """
-    for s in _live(t, seated=True):
+    out: list[Finding] = []
+    for s in live_steps(t).seated:
         e = s.event
         assert isinstance(e, M.Action)
         if s.expected == e.player or (s.expected is None and e.kind == "check" and t.facts.checks_when_no_betting):
             continue
         who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
-        yield flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
-                      expected=s.expected, actual=e.player)  # fmt: skip
+        out.append(flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
+                        expected=s.expected, actual=e.player))  # fmt: skip
+    return out
 
 
 @rule("B005", "inactive-actor", Severity.ERROR, stage="hand")
-def b005(t: Trace) -> Iterator[Finding]:
+def b005(t: Trace) -> Sequence[Finding]:
     """An action by a player who had folded or was all-in, or an action after the hand had ended.
 
     A folded hand is dead and an all-in player has nothing left to wager; once all but one player
@@ -119,10 +131,10 @@ def b005(t: Trace) -> Iterator[Finding]:
 
     Example: A folds on the flop, then A calls on the turn.
     """
-    for s in t.steps:
+    out: list[Finding] = []
+    for s in live_steps(t).dead:
         e = s.event
-        if not isinstance(e, M.Action):
-            continue
+        assert isinstance(e, M.Action)
         if s.hand_over:
             why = "after the hand had ended (every other player had folded)"
         elif s.actor_folded:
@@ -131,11 +143,12 @@ def b005(t: Trace) -> Iterator[Finding]:
             why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
         else:
             continue
-        yield flag(t, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind)
+        out.append(flag(t, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind))
+    return out
 
 
-@rule("B006", "impossible-action", Severity.ERROR, stage="hand")
-def b006(t: Trace) -> Iterator[Finding]:
+@rule("B006", "impossible-action", Severity.ERROR, stage="hand", applies=_betting)
+def b006(t: Trace) -> Sequence[Finding]:
     """An action that is not possible in the situation.
 
     A check while facing a bet, a bet when there is already a bet (that is a raise), a raise when
@@ -144,7 +157,8 @@ def b006(t: Trace) -> Iterator[Finding]:
     Example: blinds 1/2 pre-flop, UTG checks.  Good: UTG calls 2.
     """
     h = t.hand
-    for s in _live(t):
+    out: list[Finding] = []
+    for s in live_steps(t).live:
         e = s.event
         assert isinstance(e, M.Action)
         why = None
@@ -157,11 +171,12 @@ def b006(t: Trace) -> Iterator[Finding]:
         elif e.kind == "call" and s.to_call <= 0:
             why = "called when there was nothing to call"
         if why:
-            yield flag(t, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind)
+            out.append(flag(t, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind))
+    return out
 
 
-@rule("B007", "wrong-call-amount", Severity.ERROR, stage="hand")
-def b007(t: Trace) -> Iterator[Finding]:
+@rule("B007", "wrong-call-amount", Severity.ERROR, stage="hand", applies=_betting)
+def b007(t: Trace) -> Sequence[Finding]:
     """A call of the wrong amount.
 
     A call matches the current bet, or puts the player all-in when they cannot.  Calling a short
@@ -171,8 +186,8 @@ def b007(t: Trace) -> Iterator[Finding]:
 
     Example: blinds 50/100, the big blind is all-in for 60; UTG "calls 60".  Good: UTG calls 100.
     """
-    h = t.hand
-    for s in _wagers(t, "call"):
+    out: list[Finding] = []
+    for s in live_steps(t).calls:
         e = s.event
         assert isinstance(e, M.Action)
         if s.to_call <= 0 or s.add > s.stack:
@@ -181,16 +196,18 @@ def b007(t: Trace) -> Iterator[Finding]:
         due = s.street_bet + min(s.to_call, stack)
         # calling only what the all-in opponents can match is a complete call too
         capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
-        if e.to not in (due, capped):
-            yield flag(t, "B007", e.line, e.col,
+        if e.to != due and e.to != capped:
+            h = t.hand
+            out.append(flag(t, "B007", e.line, e.col,
                 f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
                 f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
                 expected=due, actual=e.to,
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
 
 
-@rule("B008", "pot-limit-exceeded", Severity.ERROR, stage="hand")
-def b008(t: Trace) -> Iterator[Finding]:
+@rule("B008", "pot-limit-exceeded", Severity.ERROR, stage="hand", applies=lambda k: k.betting and k.structure == "PL")
+def b008(t: Trace) -> Sequence[Finding]:
     """A pot-limit bet or raise larger than the pot.
 
     The largest raise is the size of the pot after the raiser has called: pot + the bet faced +
@@ -201,20 +218,23 @@ def b008(t: Trace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.structure != "PL":
-        return  # the replay records a pot-limit maximum (``pl_max_to``) in pot-limit hands only
-    for s in _live(t, ("bet", "raise")):
+        return NOTHING  # the replay records a pot-limit maximum (``pl_max_to``) in pot-limit hands only
+    out: list[Finding] = []
+    for s in live_steps(t).sized:
         e = s.event
         assert isinstance(e, M.Action)
         if s.pl_max_to is not None and e.to > s.pl_max_to:
-            yield flag(t, "B008", e.line, e.col,
+            out.append(flag(t, "B008", e.line, e.col,
                 f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
                 f"was {money(h, s.pl_max_to)}",
                 expected=s.pl_max_to, actual=e.to,
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
 
 
-@rule("B009", "fixed-limit-wrong-size", Severity.ERROR, stage="hand")
-def b009(t: Trace) -> Iterator[Finding]:
+@rule("B009", "fixed-limit-wrong-size", Severity.ERROR, stage="hand",
+      applies=lambda k: k.betting and k.structure == "FL")  # fmt: skip
+def b009(t: Trace) -> Sequence[Finding]:
     """A fixed-limit bet or raise of the wrong size.
 
     Bets and raises are exactly one small bet pre-flop and on the flop, one big bet on the turn and
@@ -225,22 +245,25 @@ def b009(t: Trace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.structure != "FL":
-        return  # the replay records a fixed-limit size (``fl_expected_to``) in fixed-limit hands only
-    for s in _live(t, ("bet", "raise")):
+        return NOTHING  # the replay records a fixed-limit size (``fl_expected_to``) in fixed-limit hands only
+    out: list[Finding] = []
+    for s in live_steps(t).sized:
         e = s.event
         assert isinstance(e, M.Action)
         if s.fl_expected_to is None:
             continue
         if e.to != s.fl_expected_to and not (s.all_in_after and e.to < s.fl_expected_to):
-            yield flag(t, "B009", e.line, e.col,
+            out.append(flag(t, "B009", e.line, e.col,
                 f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
                 f"be {money(h, s.fl_expected_to)}",
                 expected=s.fl_expected_to, actual=e.to,
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
 
 
-@rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR, stage="hand")
-def b010(t: Trace) -> Iterator[Finding]:
+@rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR, stage="hand",
+      applies=lambda k: k.betting and k.structure == "FL")  # fmt: skip
+def b010(t: Trace) -> Sequence[Finding]:
     """A fixed-limit raise after the betting was capped.
 
     Rule books differ: a bet and three raises (Robert's Rules), or four raises (WSOP), with
@@ -249,19 +272,21 @@ def b010(t: Trace) -> Iterator[Finding]:
     Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
     """
     if t.hand.structure != "FL":
-        return  # the replay finds a cap exceeded (``fl_cap_exceeded``) in fixed-limit hands only
+        return NOTHING  # the replay finds a cap exceeded (``fl_cap_exceeded``) in fixed-limit hands only
+    out: list[Finding] = []
     for s in t.steps:
         e = s.event
         if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:
             cap = t.profile.fl_cap_raises
-            yield flag(t, "B010", e.line, e.col,
+            out.append(flag(t, "B010", e.line, e.col,
                 f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
                 expected=cap, actual=s.fl_raises,
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
 
 
-@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand")
-def b011(t: Trace) -> Iterator[Finding]:
+@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting)
+def b011(t: Trace) -> Sequence[Finding]:
     """The next street was dealt while a player still had to act.
 
     A betting round ends only when every player still in the hand has acted and matched the bet
@@ -271,13 +296,15 @@ def b011(t: Trace) -> Iterator[Finding]:
     blind checking or raising.
     """
     if not t.betting:
-        return
+        return NOTHING
+    out: list[Finding] = []
     for so in t.streets:
         if so.pending:
-            yield flag(t, "B011", so.event.line, so.event.col,
+            out.append(flag(t, "B011", so.event.line, so.event.col,
                 f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
                 pending=list(so.pending),
-            )  # fmt: skip
+            ))  # fmt: skip
+    return out
 
 
 def _completes_bring_in(t: Trace, s: Step) -> bool:
@@ -285,26 +312,51 @@ def _completes_bring_in(t: Trace, s: Step) -> bool:
     return t.hand.game in ("stud", "stud_hilo", "razz") and s.fl_raises == 0 and s.street in ("third", "preflop")
 
 
-def _live(t: Trace, kinds: tuple[str, ...] = (), seated: bool = False) -> list[Step]:
-    """Betting steps of actions (of ``kinds``, when given) by a player still in the hand, before it
-    ended (an action by a folded or all-in player, or after the end, is B005's finding).
+class LiveSteps:
+    """The betting steps the B-rules read, sorted once per hand in one pass over the steps (a
+    per-hand index shared by the rules, instead of each rule filtering every step again).
 
-    A per-hand index shared by the rules that read it: each selection is built once per hand
-    (from the live steps, themselves picked once), not filtered again by every rule."""
-    cache = t.cache
-    key = "live:" + ",".join(kinds) + (":seated" if seated else "")
-    got: list[Step] | None = cache.get(key)
-    if got is not None:
-        return got
-    live: list[Step] | None = cache.get("live_steps")
-    if live is None:  # computed once per hand, shared by every rule that reads it
-        live = cache["live_steps"] = [
-            s for s in t.steps
-            if s.betting and isinstance(s.event, M.Action) and not (s.hand_over or s.actor_folded or s.actor_all_in)
-        ]  # fmt: skip
-    got = cache[key] = [s for s in live if (not kinds or s.event.kind in kinds) and (not seated or s.actor_seated)]
+    ``live``: steps of actions by a player still in the hand, before it ended, in a hand whose
+    betting rules apply (an action by a folded or all-in player, or after the end, is B005's
+    finding: those are ``dead``, in any hand); ``sized``: the live bets and raises; ``seated``: the
+    live actions of seated players, and ``raises``, ``bets`` and ``calls`` of them."""
+
+    __slots__ = ("bets", "calls", "dead", "live", "raises", "seated", "sized")
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        self.live: list[Step] = []
+        self.sized: list[Step] = []
+        self.seated: list[Step] = []
+        self.raises: list[Step] = []
+        self.bets: list[Step] = []
+        self.calls: list[Step] = []
+        self.dead: list[Step] = []
+        for s in steps:
+            e = s.event
+            if not isinstance(e, M.Action):
+                continue
+            if s.hand_over or s.actor_folded or s.actor_all_in:
+                self.dead.append(s)
+                continue
+            if not s.betting:
+                continue
+            self.live.append(s)
+            kind = e.kind
+            if kind == "bet" or kind == "raise":
+                self.sized.append(s)
+            if s.actor_seated:
+                self.seated.append(s)
+                if kind == "raise":
+                    self.raises.append(s)
+                elif kind == "bet":
+                    self.bets.append(s)
+                elif kind == "call":
+                    self.calls.append(s)
+
+
+def live_steps(t: Trace) -> LiveSteps:
+    """The hand's :class:`LiveSteps` (built on first use, then shared through ``t.cache``)."""
+    got: LiveSteps | None = t.cache.get("live_steps")
+    if got is None:
+        got = t.cache["live_steps"] = LiveSteps(t.steps)
     return got
-
-
-def _wagers(t: Trace, kind: str) -> list[Step]:
-    return _live(t, (kind,), seated=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from auditor import findings as F
 from auditor import model as M
@@ -10,6 +10,10 @@ from auditor.findings import Finding
 from auditor.formats.money import format_minor
 from auditor.model import Hand
 from auditor.replay.betting import Trace
+
+#: what a check returns when it finds nothing (a check returns a sequence of findings, never a
+#: generator: the audit step calls ~30 checks a hand, and most find nothing)
+NOTHING: Final[tuple[Finding, ...]] = ()
 
 _CARD_EVENTS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult, M.Board})
 

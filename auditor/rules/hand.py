@@ -8,16 +8,21 @@ from typing import Any
 
 from auditor import findings as F
 from auditor import model as M
-from auditor.findings import Finding, Severity, rule
+from auditor.findings import Finding, HandKind, Severity, rule
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
-from auditor.rules.common import card_events, flag
+from auditor.rules.common import NOTHING, card_events, flag
 from auditor.seenstore import SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 #: Events that name a player's cards (H004), and those or a board (H002).
 _HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
 _DEALS: frozenset[type] = _HOLDINGS | {M.Board}
+
+
+def _deals_hole_cards(k: HandKind) -> bool:
+    """H004 judges the games whose number of hole cards is fixed."""
+    return k.game in HOLE_CARDS
 
 
 @rule("H001", "duplicate-hand-id", Severity.ERROR, stage="run")
@@ -102,8 +107,8 @@ class DuplicateIds:
         yield flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)
 
 
-@rule("H002", "duplicate-card", Severity.ERROR, stage="hand")
-def h002(t: Trace) -> Iterator[Finding]:
+@rule("H002", "duplicate-card", Severity.ERROR, stage="hand", applies=lambda k: k.game not in _NO_DECK_CHECK)
+def h002(t: Trace) -> Sequence[Finding]:
     """A card dealt twice in one hand.
 
     One deck: no card may appear in two players' hands, or in a hand and on the board, or twice on
@@ -114,35 +119,46 @@ def h002(t: Trace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.game in _NO_DECK_CHECK:
-        return
+        return NOTHING
+    out: list[Finding] | None = None
+    # Cards not known ("xx", or shorter than a card) are never owned.  They are recorded like the
+    # others here and passed over only when they would clash: the test is made on a clash, not per card.
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
-    for e in card_events(t):  # (every one of _DEALS's types)
-        cards: tuple[str, ...] = ()
-        who = ""
-        if isinstance(e, M.HoleCards):
-            cards, who = e.cards + e.new_cards, e.player
-        elif isinstance(e, M.Show | M.Muck | M.SeatResult):
-            cards, who = e.cards, e.player
-        elif isinstance(e, M.Board):
-            seen = boards.setdefault(e.run, set())
+    for e in card_events(t):  # (every one of _DEALS's types; final classes: a type test is an isinstance test)
+        typ = type(e)
+        if typ is M.Board:
+            assert isinstance(e, M.Board)
+            seen = boards.get(e.run)
+            if seen is None:
+                seen = boards[e.run] = set()
             # a flop printed whole after a card shown pre-flop (Courchevel) re-prints that card
-            cards = tuple(c for c in e.cards if e.board_before or c not in seen)
+            if e.board_before or seen.isdisjoint(e.cards):
+                cards = e.cards
+            else:
+                cards = tuple(c for c in e.cards if c not in seen)
             who = "the board"
             seen.update(e.cards)
+        elif typ is M.HoleCards:
+            assert isinstance(e, M.HoleCards)
+            cards, who = (e.cards + e.new_cards if e.new_cards else e.cards), e.player
+        else:
+            assert isinstance(e, M.Show | M.Muck | M.SeatResult)
+            cards, who = e.cards, e.player
         for c in cards:
-            if "x" in c or "X" in c or len(c) < 2:  # (c.lower() has an "x": no str built per card)
-                continue
             prev = owner.get(c)
             if prev is None:
                 owner[c] = who
-            elif prev != who or who == "the board":
-                yield flag(t, "H002", e.line, e.col,
-                              f"{c} is dealt to {who} but was already dealt to {prev}", card=c)  # fmt: skip
+            elif (prev != who or who == "the board") and not ("x" in c or "X" in c or len(c) < 2):
+                if out is None:
+                    out = []
+                out.append(flag(t, "H002", e.line, e.col,
+                                f"{c} is dealt to {who} but was already dealt to {prev}", card=c))  # fmt: skip
+    return out or NOTHING
 
 
-@rule("H004", "wrong-number-of-hole-cards", Severity.ERROR, stage="hand")
-def h004(t: Trace) -> Iterator[Finding]:
+@rule("H004", "wrong-number-of-hole-cards", Severity.ERROR, stage="hand", applies=_deals_hole_cards)
+def h004(t: Trace) -> Sequence[Finding]:
     """A player dealt, shown or mucked more hole cards than the game deals.
 
     Hold'em and short deck deal two hole cards, Omaha four, five-card Omaha and Courchevel five,
@@ -154,26 +170,32 @@ def h004(t: Trace) -> Iterator[Finding]:
     h = t.hand
     want = HOLE_CARDS.get(h.game)
     if want is None:
-        return
+        return NOTHING
+    out: list[Finding] | None = None
     reported: set[str] = set()
     for e in card_events(t):
-        if type(e) not in _HOLDINGS:  # (final classes: the boards are left out)
+        typ = type(e)  # (final classes: a type test is an isinstance test)
+        if typ is M.HoleCards:
+            assert isinstance(e, M.HoleCards)
+            n = len(e.cards) + len(e.new_cards)
+        elif typ is M.Board:
             continue
-        if isinstance(e, M.HoleCards):
-            cards = e.cards + e.new_cards
-        elif isinstance(e, M.Show | M.Muck | M.SeatResult):
-            cards = e.cards
         else:
-            continue
-        if len(cards) > want and e.player not in reported:
+            assert isinstance(e, M.Show | M.Muck | M.SeatResult)
+            n = len(e.cards)
+        if n > want and e.player not in reported:
             reported.add(e.player)
+            cards = e.cards + e.new_cards if isinstance(e, M.HoleCards) else e.cards
             game = h.game_text or h.game
-            yield flag(t, "H004", e.line, e.col, f"{e.player} has {len(cards)} hole cards ({' '.join(cards)}); "
-                       f"{game} deals {want}", player=e.player, expected=want, actual=len(cards))  # fmt: skip
+            if out is None:
+                out = []
+            out.append(flag(t, "H004", e.line, e.col, f"{e.player} has {len(cards)} hole cards ({' '.join(cards)}); "
+                            f"{game} deals {want}", player=e.player, expected=want, actual=len(cards)))  # fmt: skip
+    return out or NOTHING
 
 
 @rule("H003", "inconsistent-table", Severity.ERROR, stage="hand")
-def h003(t: Trace) -> Iterator[Finding]:
+def h003(t: Trace) -> Sequence[Finding]:
     """The table described by the hand is inconsistent.
 
     Two players in one seat, one player in two seats, a seat number above the table size, the
@@ -183,17 +205,19 @@ def h003(t: Trace) -> Iterator[Finding]:
     Example: Seat 3: Ann ... Seat 3: Bob.
     """
     h = t.hand
+    out: list[Finding] = []
     seats: dict[int, str] = {}
     names: dict[str, int] = {}
+    top = h.max_seats if h.max_seats and not t.facts.spread_seat_numbers else 0
     for s in h.seats:
         if s.seat in seats:
-            yield flag(t, "H003", s.line, 1, f"seat {s.seat} holds both {seats[s.seat]} and {s.player}")
+            out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} holds both {seats[s.seat]} and {s.player}"))
         elif s.player in names:
-            yield flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}")
+            out.append(flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}"))
         seats.setdefault(s.seat, s.player)
         names.setdefault(s.player, s.seat)
-        if h.max_seats and s.seat > h.max_seats and not t.facts.spread_seat_numbers:
-            yield flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table")
+        if top and s.seat > top:
+            out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table"))
     if (
         h.button is not None
         and seats
@@ -201,10 +225,11 @@ def h003(t: Trace) -> Iterator[Finding]:
         and not h.is_tournament
         and not t.profile.dead_button_cash
     ):
-        yield flag(t, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}")
+        out.append(flag(t, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}"))
     reported: set[str] = set()
     for st in t.steps:
         if not st.actor_seated and st.event.player not in reported:
             reported.add(st.event.player)
             e = st.event
-            yield flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table")
+            out.append(flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table"))
+    return out

@@ -11,18 +11,18 @@ evaluators (``auditor/replay/showdown.py``).  The stud and draw rules each findi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 
 from auditor import model as M
 from auditor.findings import Finding, Severity, rule
 from auditor.replay.betting import Trace
 from auditor.replay.draw import deck_use
 from auditor.replay.stud import STUD_GAMES, bring_in_due
-from auditor.rules.common import flag
+from auditor.rules.common import NOTHING, flag
 
 
-@rule("B012", "wrong-bring-in", Severity.ERROR, stage="hand")
-def b012(t: Trace) -> Iterator[Finding]:
+@rule("B012", "wrong-bring-in", Severity.ERROR, stage="hand", applies=lambda k: k.game in STUD_GAMES)
+def b012(t: Trace) -> Sequence[Finding]:
     """The stud bring-in was posted by the wrong player.
 
     On third street the lowest upcard brings in (seven-card stud and stud hi/lo; aces are high);
@@ -35,21 +35,21 @@ def b012(t: Trace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.game not in STUD_GAMES:
-        return
+        return NOTHING
     post = next((e for e in t.of(M.Post) if e.kind == "bring_in"), None)
     if post is None:
-        return
+        return NOTHING
     due = bring_in_due(h, t.players)
     if due is None or post.player == due:
-        return
+        return NOTHING
     low = "highest" if h.game == "razz" else "lowest"
-    yield flag(t, "B012", post.line, post.col,
-               f"{post.player} brought in; {due} had the {low} upcard and was due to bring in",
-               expected=due, actual=post.player)  # fmt: skip
+    return [flag(t, "B012", post.line, post.col,
+                 f"{post.player} brought in; {due} had the {low} upcard and was due to bring in",
+                 expected=due, actual=post.player)]  # fmt: skip
 
 
-@rule("H006", "draw-exceeds-deck", Severity.ERROR, stage="hand")
-def h006(t: Trace) -> Iterator[Finding]:
+@rule("H006", "draw-exceeds-deck", Severity.ERROR, stage="hand", applies=lambda k: k.game == "draw")
+def h006(t: Trace) -> Sequence[Finding]:
     """A draw took more cards than the deck could give.
 
     A 52-card deck deals five cards to each player (badugi: four); a player who discards draws as
@@ -66,9 +66,8 @@ def h006(t: Trace) -> Iterator[Finding]:
     """
     h = t.hand
     if h.game != "draw":
-        return
-    for u in deck_use(h, t.profile):
-        if u.drawn > u.available:
-            yield flag(t, "H006", u.line, u.col,
-                       f"{u.drawn} cards were drawn with {u.players} players dealt in; only {u.available} cards were "
-                       f"outside their hands", expected=u.available, actual=u.drawn)  # fmt: skip
+        return NOTHING
+    return [flag(t, "H006", u.line, u.col,
+                 f"{u.drawn} cards were drawn with {u.players} players dealt in; only {u.available} cards were "
+                 f"outside their hands", expected=u.available, actual=u.drawn)
+            for u in deck_use(h, t.profile) if u.drawn > u.available]  # fmt: skip
