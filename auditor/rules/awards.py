@@ -63,6 +63,8 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
         return out
     if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
         return out  # an export of an era that printed no return line; the total shows it went back
+    if pt.expected_returns == pt.printed_returns:
+        return out  # (every return printed as it should be: nothing below would differ)
     for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
@@ -357,6 +359,14 @@ def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if h.cancelled or not pt.decided or h.game not in _PAID_GAMES:
         return out
+    if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not t.of(M.CashOut):
+        # (most hands) every player collected what the rules pay, and no uncalled part is added
+        # to a collect below: each expected return was printed
+        for n in pt.expected_returns:
+            if not pt.printed_returns.get(n):
+                break
+        else:
+            return out
     paid = dict(pt.expected_paid)
     for n, v in pt.expected_returns.items():
         # the uncalled part paid back through the player's collect line: always so at Winamax;
@@ -460,7 +470,7 @@ def _odd_chips_unjudged(t: Trace, pt: PotTrace, wrong: dict[str, int]) -> bool:
 
 
 @rule("A009", "rake-or-fee-wrong", Severity.ERROR, stage="pots")
-def a009(t: Trace, pt: PotTrace) -> list[Finding]:
+def a009(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """Rake or fees taken where the rules forbid them.
 
     Tournaments take no rake from pots.  Where the site's profile says "no flop, no drop"
@@ -468,31 +478,38 @@ def a009(t: Trace, pt: PotTrace) -> list[Finding]:
 
     Example: a PokerStars cash hand won pre-flop with ``Rake $0.05``.
     """
-    out: list[Finding] = []
     h = t.hand
     if pt.claim is None:
-        return out
-    line, col = _claim_line(pt, t)
+        return NOTHING
     if h.is_tournament and pt.rake > 0:
-        out.append(flag(t, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
-                      expected=0, actual=pt.rake,
-                      cite="PokerStars rake pages: no per-hand rake in tournaments"))  # fmt: skip
-        return out
-    flop = any(e.street in ("flop", "turn", "river") for e in t.of(M.Board))
-    if t.profile.no_flop_no_drop and not flop and pt.rake > 0 and h.game in _AWARD_GAMES:
-        out.append(flag(t, "A009", line, col,
-                      f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
-                      expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop"))  # fmt: skip
-        return out
+        line, col = _claim_line(pt, t)
+        return [flag(t, "A009", line, col, f"a tournament hand is raked {money(h, pt.rake)}",
+                     expected=0, actual=pt.rake,
+                     cite="PokerStars rake pages: no per-hand rake in tournaments")]  # fmt: skip
+    nfnd = t.profile.no_flop_no_drop
+    if nfnd and pt.rake > 0 and h.game in _AWARD_GAMES and not _flop_dealt(t):
+        line, col = _claim_line(pt, t)
+        return [flag(t, "A009", line, col,
+                     f"the hand ended before the flop but is raked {money(h, pt.rake)} (no flop, no drop)",
+                     expected=0, actual=pt.rake, cite="PokerStars rake pages: no flop, no drop")]  # fmt: skip
     want = expected_rake(t.profile, pt.claim.total)
-    if want is not None and (flop or not t.profile.no_flop_no_drop) and pt.rake != want:
+    if want is not None and pt.rake != want and (not nfnd or _flop_dealt(t)):
+        line, col = _claim_line(pt, t)
         num, den = t.profile.rake_rate or (0, 1)
         cap = f", capped at {money(h, t.profile.rake_cap)}" if t.profile.rake_cap is not None else ""
-        out.append(flag(t, "A009", line, col,
-                      f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
-                      f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
-                      expected=want, actual=pt.rake, cite="the profile's rake table"))  # fmt: skip
-    return out
+        return [flag(t, "A009", line, col,
+                     f"the rake is {money(h, pt.rake)}; {num}/{den} of the {money(h, pt.claim.total)} pot, "
+                     f"rounded {t.profile.rake_rounding.replace('_', ' ')}{cap}, is {money(h, want)}",
+                     expected=want, actual=pt.rake, cite="the profile's rake table")]  # fmt: skip
+    return NOTHING
+
+
+def _flop_dealt(t: Trace) -> bool:
+    """A flop was dealt (a loop: no generator built per hand)."""
+    for e in t.of(M.Board):  # noqa: SIM110
+        if e.street in ("flop", "turn", "river"):
+            return True
+    return False
 
 
 def expected_rake(p: Profile, total: int) -> int | None:
@@ -589,20 +606,24 @@ _WORDS = (
 )
 
 
+_LOW_PART = re.compile(r"\blo\s*:")
+
+
 def printed_category(text: str) -> str | None:
-    t = re.split(r"\blo\s*:", text.lower())[0]
+    """The category a printed hand description names (of its high hand, before any "lo:")."""
+    t = text.lower()
+    if "lo" in t:  # (the low's part can only start where "lo" is printed)
+        t = _LOW_PART.split(t, maxsplit=1)[0]
     for name, words in _WORDS:
-        if any(w in t for w in words):
-            return name
+        for w in words:
+            if w in t:
+                return name
     return None
-
-
-_BOARD_OR_SHOW: frozenset[type] = frozenset({M.Board, M.Show})
 
 
 @rule("D001", "hand-description-mismatch", Severity.INFO, stage="pots",
       applies=lambda k: k.game in _AWARD_GAMES and not k.runs_twice)  # fmt: skip
-def d001(t: Trace, pt: PotTrace) -> list[Finding]:
+def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """The hand name the site printed at showdown does not match the cards.
 
     Informational: awards follow the cards, not the printed description, but a wrong description
@@ -610,29 +631,39 @@ def d001(t: Trace, pt: PotTrace) -> list[Finding]:
 
     Example: ``Bob: shows [8d 8c] (a pair of Kings)`` on a board with no king.
     """
-    out: list[Finding] = []
     h = t.hand
-    if h.game not in _AWARD_GAMES or h.runs > 1:
-        return out
+    game = h.game
+    if game not in _AWARD_GAMES or h.runs > 1:
+        return NOTHING
+    out: list[Finding] | None = None
+    hilo = game in HILO_GAMES
     board: list[str] = []
     described: set[str] = set()
     for e in card_events(t):
-        if type(e) not in _BOARD_OR_SHOW:  # the model's event classes are final: a type test is an isinstance test
-            continue
-        if isinstance(e, M.Board) and e.run == 1:
-            board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
-                else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
+        typ = type(e)  # the model's event classes are final: a type test is an isinstance test
+        if typ is M.Board:
+            assert isinstance(e, M.Board)
+            if e.run == 1:
+                board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
+                    else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
             continue
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
-        if not (isinstance(e, M.Show) and e.description and known(e.cards)) or len(board) < 3:
+        if typ is not M.Show or len(board) < 3:
             continue
-        if h.game in HILO_GAMES and e.player in described:
+        assert isinstance(e, M.Show)
+        if not e.description or not known(e.cards):
+            continue
+        if hilo and e.player in described:
             continue  # Winamax shows a hi-lo hand twice: the second time it describes the low
         described.add(e.player)
         printed = printed_category(e.description)
-        actual = category(h.game, e.cards, board)
-        if printed and actual and printed != actual:
+        if not printed:
+            continue  # (a description that names no category: the cards are not evaluated)
+        actual = category(game, e.cards, board)
+        if actual and printed != actual:
+            if out is None:
+                out = []
             out.append(flag(t, "D001", e.line, e.col,
-                          f"{e.player}'s hand is printed as {e.description!r}, but the cards make {actual}",
-                          expected=actual, actual=printed, cite=_CITE_SHOWDOWN))  # fmt: skip
-    return out
+                            f"{e.player}'s hand is printed as {e.description!r}, but the cards make {actual}",
+                            expected=actual, actual=printed, cite=_CITE_SHOWDOWN))  # fmt: skip
+    return out or NOTHING
