@@ -60,6 +60,9 @@ class Rule:
     check: Callable[..., Any] | None = None
     #: which hands the check can find anything in (None: every hand); see :func:`plan`
     applies: Callable[[HandKind], bool] | None = None
+    #: a function finding this rule's findings and those of the other rules of its group at once
+    #: (one walk over a hand shared by several rules); see :func:`plan`
+    group: Callable[..., Any] | None = None
 
 
 class HandKind(NamedTuple):
@@ -113,12 +116,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def rule(
-    code: str, name: str, severity: Severity, stage: Stage = "parse", applies: Callable[[HandKind], bool] | None = None
+    code: str,
+    name: str,
+    severity: Severity,
+    stage: Stage = "parse",
+    applies: Callable[[HandKind], bool] | None = None,
+    group: Callable[..., Any] | None = None,
 ) -> Callable[[F], F]:
     """Register the decorated function as rule ``code``: its docstring is the documentation, and at
     the ``hand`` and ``pots`` stages the function is the check (``parse`` and ``run`` rules are
     reported by the readers and by the audit step).  ``applies`` says for which kinds of hands
-    (:class:`HandKind`) the check can find anything: the audit step runs it on those only."""
+    (:class:`HandKind`) the check can find anything: the audit step runs it on those only.
+    ``group``: a function (with the check's arguments) that returns the findings of every rule
+    registered with the same group, in one pass; the check itself returns its own part of them.
+    The audit step calls the group once instead of each of its checks."""
     if not CODE_RE.match(code):
         raise ValueError(f"bad rule code {code!r}")
 
@@ -131,7 +142,7 @@ def rule(
         checks.cache_clear()
         _PLANS.clear()
         RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0], stage,
-                           fn if stage in ("hand", "pots") else None, applies)  # fmt: skip
+                           fn if stage in ("hand", "pots") else None, applies, group)  # fmt: skip
         return fn
 
     return deco
@@ -175,14 +186,19 @@ _PLANS: dict[tuple[Stage, HandKind], tuple[Callable[..., Any], ...]] = {}
 
 
 def plan(stage: Stage, kind: HandKind) -> tuple[Callable[..., Any], ...]:
-    """The checks of one stage that can find anything in a hand of ``kind``, in code order: a table
+    """What the audit step calls at one stage on a hand of ``kind``: the checks that can find
+    anything in it (``applies``), in code order, each group once in place of its checks.  A table
     computed once per kind of hand (a few dozen in any run), not a test per hand and check."""
     got = _PLANS.get((stage, kind))
     if got is None:
-        got = _PLANS[(stage, kind)] = tuple(
-            r.check for _, r in sorted(catalogue().items())
-            if r.stage == stage and r.check is not None and (r.applies is None or r.applies(kind))
-        )  # fmt: skip
+        calls: list[Callable[..., Any]] = []
+        for _, r in sorted(catalogue().items()):
+            if r.stage != stage or r.check is None or (r.applies is not None and not r.applies(kind)):
+                continue
+            fn = r.group or r.check
+            if fn not in calls:
+                calls.append(fn)
+        got = _PLANS[(stage, kind)] = tuple(calls)
     return got
 
 

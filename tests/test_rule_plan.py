@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from auditor.audit import _ROOTS, _line_order, fold_consequences, hand_kind, judge
-from auditor.findings import Finding, catalogue, plan
+from auditor.findings import Finding, HandKind, Stage, catalogue, plan
 from auditor.formats import Chunk, parse_chunk
 from auditor.pipeline import Summary, iter_chunks
 from auditor.profiles import for_hand
@@ -23,8 +23,17 @@ from auditor.replay.pots import build as build_pots
 from tests.conftest import FIXTURES, corpus_dir
 
 
-def _every(stage: str) -> list[Any]:
+def _every(stage: Stage) -> list[Any]:
     return [r.check for _, r in sorted(catalogue().items()) if r.stage == stage and r.check is not None]
+
+
+def _applying(stage: Stage, kind: HandKind) -> set[Any]:
+    """The checks that can find anything in a hand of ``kind``: the plan calls them, or their group."""
+    rules = [r for r in catalogue().values() if r.stage == stage and r.check is not None]
+    got = {r.check for r in rules if r.applies is None or r.applies(kind)}
+    calls = plan(stage, kind)  # (stage is "hand" or "pots")
+    assert all(c in calls or r.group in calls for r in rules for c in [r.check] if c in got)
+    return got
 
 
 def _reference(t: Trace, pt: PotTrace) -> list[Finding]:
@@ -62,7 +71,7 @@ def _check_folder(folder: Path) -> int:
     for t, pt in _audited(folder):
         n += 1
         kind = hand_kind(t)
-        hand_plan, pots_plan = set(plan("hand", kind)), set(plan("pots", kind))
+        hand_plan, pots_plan = _applying("hand", kind), _applying("pots", kind)
         for check in _every("hand"):
             if check not in hand_plan:
                 _fresh(t, pt)
@@ -84,15 +93,23 @@ def test_fixture_hands_find_the_same_with_their_plans() -> None:
 
 
 def test_a_plan_leaves_out_the_checks_that_cannot_apply() -> None:
-    from auditor.findings import HandKind
-
     nlhe = HandKind("holdem", "NL", True, False, True, True)
-    names = {c.__name__ for c in plan("hand", nlhe)}
+    names = {c.__name__ for c in _applying("hand", nlhe)}
     assert "b002" in names and "b008" not in names and "b009" not in names and "b012" not in names
     stud = HandKind("stud", "FL", True, False, True, True)
-    names = {c.__name__ for c in plan("hand", stud)}
+    names = {c.__name__ for c in _applying("hand", stud)}
     assert {"b009", "b010", "b012"} <= names and "h004" not in names
     assert plan("hand", nlhe) is plan("hand", nlhe)  # computed once per kind
+
+
+def test_a_group_is_called_once_in_place_of_its_checks() -> None:
+    from auditor.rules.awards import payouts
+    from auditor.rules.betting import walk
+
+    nlhe = HandKind("holdem", "NL", True, False, True, True)
+    calls = plan("hand", nlhe)
+    assert calls.count(walk) == 1 and not {"b001", "b002", "s001", "s003"} & {c.__name__ for c in calls}
+    assert plan("pots", nlhe).count(payouts) == 1
 
 
 @pytest.mark.corpus

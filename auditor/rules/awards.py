@@ -40,6 +40,12 @@ def _paid_by_rules(k: HandKind) -> bool:
     return k.game in _PAID_GAMES
 
 
+def payouts(t: Trace, pt: PotTrace) -> list[Finding]:
+    """The findings of A004-A008 together: one comparison of what was paid with what the rules pay
+    (:func:`_compare`), called once per hand by the audit step as their group."""
+    return _compare(t, pt)
+
+
 def _claim_line(pt: PotTrace, t: Trace) -> tuple[int, int]:
     if pt.claim is not None:
         return pt.claim.line, pt.claim.col
@@ -282,7 +288,7 @@ def _award_text(t: Trace, pt: PotTrace) -> str:
     return "; ".join(parts)
 
 
-@rule("A004", "pot-to-wrong-player", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+@rule("A004", "pot-to-wrong-player", Severity.ERROR, stage="pots", applies=_paid_by_rules, group=payouts)
 def a004(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A pot paid to the wrong player.
 
@@ -294,7 +300,7 @@ def a004(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     return _payouts(t, pt, "A004")
 
 
-@rule("A005", "ineligible-player-paid", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+@rule("A005", "ineligible-player-paid", Severity.ERROR, stage="pots", applies=_paid_by_rules, group=payouts)
 def a005(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A player paid from a pot they were not eligible for.
 
@@ -307,7 +313,7 @@ def a005(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     return _payouts(t, pt, "A005")
 
 
-@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+@rule("A006", "split-or-odd-chip-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules, group=payouts)
 def a006(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A tie split unevenly, or the odd chip given to the wrong player.
 
@@ -319,7 +325,7 @@ def a006(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     return _payouts(t, pt, "A006")
 
 
-@rule("A007", "hi-lo-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+@rule("A007", "hi-lo-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules, group=payouts)
 def a007(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A high-low pot split wrongly.
 
@@ -332,7 +338,7 @@ def a007(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     return _payouts(t, pt, "A007")
 
 
-@rule("A008", "run-it-twice-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules)
+@rule("A008", "run-it-twice-split-wrong", Severity.ERROR, stage="pots", applies=_paid_by_rules, group=payouts)
 def a008(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     """A run-it-twice (or three times) pot split wrongly.
 

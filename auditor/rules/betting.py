@@ -7,6 +7,7 @@ variants) in no-limit, pot-limit, fixed-limit and CAP structures.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from auditor import model as M
@@ -20,7 +21,169 @@ def _betting(k: HandKind) -> bool:
     return k.betting
 
 
-@rule("B001", "illegal-reraise", Severity.ERROR, stage="hand", applies=_betting)
+def walk(t: Trace) -> list[Finding]:
+    """The betting and table-stakes rules (B001-B010, S001-S003) in one walk over the replay's
+    steps: each step is read once and judged by every rule that applies to it, in step order (so
+    each rule's findings come in the order its own walk would find them).  The registered checks
+    are views of this walk (:func:`walked`); the audit step calls it once per hand as their group.
+
+    A *live* step is an action by a player still in the hand, before it ended, in a hand whose
+    betting rules apply; an action by a folded or all-in player, or after the end, is B005's."""
+    h, facts = t.hand, t.facts
+    out: list[Finding] = []
+    pl = h.structure == "PL"
+    fl = h.structure == "FL"
+    marked = facts.prints_all_in
+    adds: list[M.TableEvent] | None = None
+    for s in t.steps:
+        e = s.event
+        if s.actor_seated:  # table stakes: every post and wager of a seated player
+            if s.add > s.stack:
+                # S001, or S002 after a chips-added line of the player's
+                if adds is None:
+                    adds = [a for a in t.of(M.TableEvent) if a.player and _ADDS.search(a.text)]
+                line = next((a for a in adds if a.player == e.player and a.line < e.line), None)
+                if line is None:
+                    out.append(flag(t, "S001", e.line, e.col,
+                        f"{e.player} put in {money(h, s.add)} with only {money(h, s.stack)} left of the "
+                        f"{money(h, t.players[e.player].stack0)} they started the hand with",
+                        expected=s.stack, actual=s.add,
+                    ))  # fmt: skip
+                else:
+                    out.append(flag(t, "S002", e.line, e.col,
+                        f"{e.player} put in {money(h, s.add)} with {money(h, s.stack)} left of their starting stack, "
+                        f"after chips were added at line {line.line} ({line.text!r})",
+                        expected=s.stack, actual=s.add, added_line=line.line,
+                    ))  # fmt: skip
+            elif s.add and marked:  # S003
+                printed = e.all_in or (isinstance(e, M.Action) and e.cap_reached)
+                if printed and s.stack_after > 0 and not s.all_in_after:
+                    out.append(flag(t, "S003", e.line, e.col,
+                                    f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
+                                    expected=False, actual=True))  # fmt: skip
+                elif (
+                    not printed
+                    and s.stack_after == 0
+                    and (facts.marks_all_in_posts or not isinstance(e, M.Post))
+                    and (facts.all_in_on_antes or not _is_ante(e))
+                ):
+                    out.append(flag(t, "S003", e.line, e.col,
+                                    f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
+                                    expected=True, actual=False))  # fmt: skip
+        if not isinstance(e, M.Action):
+            continue
+        if fl and s.betting and s.fl_cap_exceeded:  # B010
+            cap = t.profile.fl_cap_raises
+            out.append(flag(t, "B010", e.line, e.col,
+                f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
+                expected=cap, actual=s.fl_raises,
+            ))  # fmt: skip
+        kind = e.kind
+        if s.hand_over or s.actor_folded or s.actor_all_in:  # B005
+            if s.hand_over:
+                why = "after the hand had ended (every other player had folded)"
+            elif s.actor_folded:
+                why = "after folding"
+            elif s.actor_all_in and kind != "fold" and not (kind == "check" and facts.checks_when_no_betting):
+                why = "while all-in" if h.cap is None else "while all-in or at the cap"
+            else:
+                continue
+            out.append(flag(t, "B005", e.line, e.col, f"{e.player} acted ({kind}) {why}", actual=kind))
+            continue
+        if not s.betting:
+            continue
+        # B006: an action not possible in the situation
+        why6 = None
+        if kind == "check":
+            if s.to_call > 0:
+                why6 = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
+        elif kind == "bet":
+            if s.current_bet > 0 and not _completes_bring_in(t, s):
+                why6 = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
+        elif kind == "raise":
+            if s.current_bet == 0:
+                why6 = "raised when no bet had been made (a bet was needed)"
+        elif kind == "call" and s.to_call <= 0:
+            why6 = "called when there was nothing to call"
+        if why6:
+            out.append(flag(t, "B006", e.line, e.col, f"{e.player} {why6}", actual=kind))
+        if kind == "bet" or kind == "raise":
+            if pl and s.pl_max_to is not None and e.to > s.pl_max_to:  # B008
+                out.append(flag(t, "B008", e.line, e.col,
+                    f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
+                    f"was {money(h, s.pl_max_to)}",
+                    expected=s.pl_max_to, actual=e.to,
+                ))  # fmt: skip
+            fl_to = s.fl_expected_to
+            if fl and fl_to is not None and e.to != fl_to and not (s.all_in_after and e.to < fl_to):  # B009
+                out.append(flag(t, "B009", e.line, e.col,
+                    f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
+                    f"be {money(h, fl_to)}",
+                    expected=fl_to, actual=e.to,
+                ))  # fmt: skip
+        if not s.actor_seated:
+            continue
+        # B004: whose turn it was
+        if s.expected != e.player and not (s.expected is None and kind == "check" and facts.checks_when_no_betting):
+            who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
+            out.append(flag(t, "B004", e.line, e.col, f"{e.player} acted ({kind}) out of turn: {who}",
+                            expected=s.expected, actual=e.player))  # fmt: skip
+        if kind == "raise":
+            if s.acted_before and not s.reopened:  # B001
+                facing = s.current_bet - s.street_bet
+                need = (
+                    f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet
+                    else f"a full raise is {money(h, s.min_inc)}"
+                )  # fmt: skip
+                out.append(flag(t, "B001", e.line, e.col,
+                    f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "
+                    f"{money(h, facing)} more, {need}: betting was not re-opened for them",
+                    expected="call or fold", actual=e.to, facing=facing, full_raise=s.min_inc,
+                ))  # fmt: skip
+            if s.fl_bet is None and not s.all_in_after and e.to < s.min_raise_to:  # B002
+                out.append(flag(t, "B002", e.line, e.col,
+                    f"{e.player} raised to {money(h, e.to)}; the minimum raise was to {money(h, s.min_raise_to)} "
+                    f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
+                    expected=s.min_raise_to, actual=e.to,
+                ))  # fmt: skip
+        elif kind == "bet":
+            if s.fl_bet is None and not s.all_in_after and e.to < s.min_bet:  # B003
+                out.append(flag(t, "B003", e.line, e.col,
+                    f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without "
+                    "being all-in",
+                    expected=s.min_bet, actual=e.to,
+                ))  # fmt: skip
+        elif kind == "call" and s.to_call > 0 and s.add <= s.stack:  # B007
+            # (calling more than the stack is a table-stakes violation: S001)
+            stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
+            due = s.street_bet + min(s.to_call, stack)
+            # calling only what the all-in opponents can match is a complete call too
+            capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
+            if e.to != due and e.to != capped:
+                out.append(flag(t, "B007", e.line, e.col,
+                    f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
+                    f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
+                    expected=due, actual=e.to,
+                ))  # fmt: skip
+    return out
+
+
+def walked(t: Trace, code: str) -> Sequence[Finding]:
+    """The findings of one rule of :func:`walk` (the walk is made once per hand, shared by them)."""
+    got: list[Finding] | None = t.cache.get("walk")
+    if got is None:
+        got = t.cache["walk"] = walk(t)
+    return [f for f in got if f.code == code] if got else NOTHING
+
+
+_ADDS = re.compile(r"re-buys|rebuys|add-on|adds|table deposit|deposit", re.I)
+
+
+def _is_ante(e: M.Action | M.Post) -> bool:
+    return isinstance(e, M.Post) and e.kind in ("ante", "big_blind_ante")
+
+
+@rule("B001", "illegal-reraise", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b001(t: Trace) -> Sequence[Finding]:
     """A raise by a player for whom the betting had not been re-opened.
 
@@ -33,25 +196,10 @@ def b001(t: Trace) -> Sequence[Finding]:
     acted and faces only 4 more, less than the full bet of 10: A may not re-raise.
     Good: add D all-in for 21; now A faces 11 >= 10 and may raise (to at least 31).
     """
-    out: list[Finding] = []
-    for s in live_steps(t).raises:
-        if s.reopened or not s.acted_before:
-            continue
-        h, e = t.hand, s.event
-        assert isinstance(e, M.Action)
-        facing = s.current_bet - s.street_bet
-        need = (
-            f"half a bet is {money(h, (s.fl_bet or 0) // 2)}" if s.fl_bet else f"a full raise is {money(h, s.min_inc)}"
-        )
-        out.append(flag(t, "B001", e.line, e.col,
-            f"{e.player} raised to {money(h, e.to)} after an incomplete all-in; they had acted and faced "
-            f"{money(h, facing)} more, {need}: betting was not re-opened for them",
-            expected="call or fold", actual=e.to, facing=facing, full_raise=s.min_inc,
-        ))  # fmt: skip
-    return out
+    return walked(t, "B001")
 
 
-@rule("B002", "raise-below-minimum", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B002", "raise-below-minimum", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b002(t: Trace) -> Sequence[Finding]:
     """A no-limit or pot-limit raise smaller than the minimum, by a player who was not all-in.
 
@@ -62,22 +210,10 @@ def b002(t: Trace) -> Sequence[Finding]:
     Example: blinds 6/12, UTG raises to 36 (a raise of 24); the next raise must be to at least 60.
     A raise to 59 is flagged.
     """
-    out: list[Finding] = []
-    for s in live_steps(t).raises:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.fl_bet is not None or s.all_in_after or e.to >= s.min_raise_to:
-            continue
-        h = t.hand
-        out.append(flag(t, "B002", e.line, e.col,
-            f"{e.player} raised to {money(h, e.to)}; the minimum raise was to {money(h, s.min_raise_to)} "
-            f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
-            expected=s.min_raise_to, actual=e.to,
-        ))  # fmt: skip
-    return out
+    return walked(t, "B002")
 
 
-@rule("B003", "bet-below-minimum", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B003", "bet-below-minimum", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b003(t: Trace) -> Sequence[Finding]:
     """A no-limit or pot-limit bet smaller than the big blind, by a player who was not all-in.
 
@@ -85,21 +221,10 @@ def b003(t: Trace) -> Sequence[Finding]:
 
     Example: blinds 1/2, flop: A bets 1 with 200 behind.  Good: A bets 2, or is all-in for 1.
     """
-    out: list[Finding] = []
-    for s in live_steps(t).bets:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.fl_bet is not None or s.all_in_after or e.to >= s.min_bet:
-            continue
-        h = t.hand
-        out.append(flag(t, "B003", e.line, e.col,
-            f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without being all-in",
-            expected=s.min_bet, actual=e.to,
-        ))  # fmt: skip
-    return out
+    return walked(t, "B003")
 
 
-@rule("B004", "out-of-turn", Severity.WARNING, stage="hand", applies=_betting)
+@rule("B004", "out-of-turn", Severity.WARNING, stage="hand", applies=_betting, group=walk)
 def b004(t: Trace) -> Sequence[Finding]:
     """An action by a player whose turn it was not.
 
@@ -110,19 +235,10 @@ def b004(t: Trace) -> Sequence[Finding]:
 
     Example: heads-up 5/10, flop: the button bets before the big blind has acted.
     """
-    out: list[Finding] = []
-    for s in live_steps(t).seated:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.expected == e.player or (s.expected is None and e.kind == "check" and t.facts.checks_when_no_betting):
-            continue
-        who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
-        out.append(flag(t, "B004", e.line, e.col, f"{e.player} acted ({e.kind}) out of turn: {who}",
-                        expected=s.expected, actual=e.player))  # fmt: skip
-    return out
+    return walked(t, "B004")
 
 
-@rule("B005", "inactive-actor", Severity.ERROR, stage="hand")
+@rule("B005", "inactive-actor", Severity.ERROR, stage="hand", group=walk)
 def b005(t: Trace) -> Sequence[Finding]:
     """An action by a player who had folded or was all-in, or an action after the hand had ended.
 
@@ -131,23 +247,10 @@ def b005(t: Trace) -> Sequence[Finding]:
 
     Example: A folds on the flop, then A calls on the turn.
     """
-    out: list[Finding] = []
-    for s in live_steps(t).dead:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.hand_over:
-            why = "after the hand had ended (every other player had folded)"
-        elif s.actor_folded:
-            why = "after folding"
-        elif s.actor_all_in and e.kind != "fold" and not (e.kind == "check" and t.facts.checks_when_no_betting):
-            why = "while all-in" if t.hand.cap is None else "while all-in or at the cap"
-        else:
-            continue
-        out.append(flag(t, "B005", e.line, e.col, f"{e.player} acted ({e.kind}) {why}", actual=e.kind))
-    return out
+    return walked(t, "B005")
 
 
-@rule("B006", "impossible-action", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B006", "impossible-action", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b006(t: Trace) -> Sequence[Finding]:
     """An action that is not possible in the situation.
 
@@ -156,26 +259,10 @@ def b006(t: Trace) -> Sequence[Finding]:
 
     Example: blinds 1/2 pre-flop, UTG checks.  Good: UTG calls 2.
     """
-    h = t.hand
-    out: list[Finding] = []
-    for s in live_steps(t).live:
-        e = s.event
-        assert isinstance(e, M.Action)
-        why = None
-        if e.kind == "check" and s.to_call > 0:
-            why = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
-        elif e.kind == "bet" and s.current_bet > 0 and not _completes_bring_in(t, s):
-            why = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
-        elif e.kind == "raise" and s.current_bet == 0:
-            why = "raised when no bet had been made (a bet was needed)"
-        elif e.kind == "call" and s.to_call <= 0:
-            why = "called when there was nothing to call"
-        if why:
-            out.append(flag(t, "B006", e.line, e.col, f"{e.player} {why}", actual=e.kind))
-    return out
+    return walked(t, "B006")
 
 
-@rule("B007", "wrong-call-amount", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B007", "wrong-call-amount", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b007(t: Trace) -> Sequence[Finding]:
     """A call of the wrong amount.
 
@@ -186,27 +273,11 @@ def b007(t: Trace) -> Sequence[Finding]:
 
     Example: blinds 50/100, the big blind is all-in for 60; UTG "calls 60".  Good: UTG calls 100.
     """
-    out: list[Finding] = []
-    for s in live_steps(t).calls:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.to_call <= 0 or s.add > s.stack:
-            continue  # calling more than the stack is a table-stakes violation (S001)
-        stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
-        due = s.street_bet + min(s.to_call, stack)
-        # calling only what the all-in opponents can match is a complete call too
-        capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
-        if e.to != due and e.to != capped:
-            h = t.hand
-            out.append(flag(t, "B007", e.line, e.col,
-                f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
-                f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
-                expected=due, actual=e.to,
-            ))  # fmt: skip
-    return out
+    return walked(t, "B007")
 
 
-@rule("B008", "pot-limit-exceeded", Severity.ERROR, stage="hand", applies=lambda k: k.betting and k.structure == "PL")
+@rule("B008", "pot-limit-exceeded", Severity.ERROR, stage="hand",
+      applies=lambda k: k.betting and k.structure == "PL", group=walk)  # fmt: skip
 def b008(t: Trace) -> Sequence[Finding]:
     """A pot-limit bet or raise larger than the pot.
 
@@ -216,24 +287,11 @@ def b008(t: Trace) -> Sequence[Finding]:
 
     Example: pot 100, A bets 50: B may raise to at most 250 (50 + 100 + 50 + 50).  251 is flagged.
     """
-    h = t.hand
-    if h.structure != "PL":
-        return NOTHING  # the replay records a pot-limit maximum (``pl_max_to``) in pot-limit hands only
-    out: list[Finding] = []
-    for s in live_steps(t).sized:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.pl_max_to is not None and e.to > s.pl_max_to:
-            out.append(flag(t, "B008", e.line, e.col,
-                f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
-                f"was {money(h, s.pl_max_to)}",
-                expected=s.pl_max_to, actual=e.to,
-            ))  # fmt: skip
-    return out
+    return walked(t, "B008")
 
 
 @rule("B009", "fixed-limit-wrong-size", Severity.ERROR, stage="hand",
-      applies=lambda k: k.betting and k.structure == "FL")  # fmt: skip
+      applies=lambda k: k.betting and k.structure == "FL", group=walk)  # fmt: skip
 def b009(t: Trace) -> Sequence[Finding]:
     """A fixed-limit bet or raise of the wrong size.
 
@@ -243,26 +301,11 @@ def b009(t: Trace) -> Sequence[Finding]:
 
     Example: $10/$20 on the turn, A bets 20, B raises to 30.  Good: B raises to 40.
     """
-    h = t.hand
-    if h.structure != "FL":
-        return NOTHING  # the replay records a fixed-limit size (``fl_expected_to``) in fixed-limit hands only
-    out: list[Finding] = []
-    for s in live_steps(t).sized:
-        e = s.event
-        assert isinstance(e, M.Action)
-        if s.fl_expected_to is None:
-            continue
-        if e.to != s.fl_expected_to and not (s.all_in_after and e.to < s.fl_expected_to):
-            out.append(flag(t, "B009", e.line, e.col,
-                f"{e.player} {'bet' if e.kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
-                f"be {money(h, s.fl_expected_to)}",
-                expected=s.fl_expected_to, actual=e.to,
-            ))  # fmt: skip
-    return out
+    return walked(t, "B009")
 
 
 @rule("B010", "fixed-limit-cap-exceeded", Severity.ERROR, stage="hand",
-      applies=lambda k: k.betting and k.structure == "FL")  # fmt: skip
+      applies=lambda k: k.betting and k.structure == "FL", group=walk)  # fmt: skip
 def b010(t: Trace) -> Sequence[Finding]:
     """A fixed-limit raise after the betting was capped.
 
@@ -271,18 +314,7 @@ def b010(t: Trace) -> Sequence[Finding]:
 
     Example (roberts profile): three players on the flop, bet, raise, raise, raise, raise.
     """
-    if t.hand.structure != "FL":
-        return NOTHING  # the replay finds a cap exceeded (``fl_cap_exceeded``) in fixed-limit hands only
-    out: list[Finding] = []
-    for s in t.steps:
-        e = s.event
-        if isinstance(e, M.Action) and s.betting and s.fl_cap_exceeded:
-            cap = t.profile.fl_cap_raises
-            out.append(flag(t, "B010", e.line, e.col,
-                f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
-                expected=cap, actual=s.fl_raises,
-            ))  # fmt: skip
-    return out
+    return walked(t, "B010")
 
 
 @rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting)
@@ -310,53 +342,3 @@ def b011(t: Trace) -> Sequence[Finding]:
 def _completes_bring_in(t: Trace, s: Step) -> bool:
     """A stud "bet" facing only the bring-in: the completion, which iPoker and OnGame print as a bet."""
     return t.hand.game in ("stud", "stud_hilo", "razz") and s.fl_raises == 0 and s.street in ("third", "preflop")
-
-
-class LiveSteps:
-    """The betting steps the B-rules read, sorted once per hand in one pass over the steps (a
-    per-hand index shared by the rules, instead of each rule filtering every step again).
-
-    ``live``: steps of actions by a player still in the hand, before it ended, in a hand whose
-    betting rules apply (an action by a folded or all-in player, or after the end, is B005's
-    finding: those are ``dead``, in any hand); ``sized``: the live bets and raises; ``seated``: the
-    live actions of seated players, and ``raises``, ``bets`` and ``calls`` of them."""
-
-    __slots__ = ("bets", "calls", "dead", "live", "raises", "seated", "sized")
-
-    def __init__(self, steps: Sequence[Step]) -> None:
-        self.live: list[Step] = []
-        self.sized: list[Step] = []
-        self.seated: list[Step] = []
-        self.raises: list[Step] = []
-        self.bets: list[Step] = []
-        self.calls: list[Step] = []
-        self.dead: list[Step] = []
-        for s in steps:
-            e = s.event
-            if not isinstance(e, M.Action):
-                continue
-            if s.hand_over or s.actor_folded or s.actor_all_in:
-                self.dead.append(s)
-                continue
-            if not s.betting:
-                continue
-            self.live.append(s)
-            kind = e.kind
-            if kind == "bet" or kind == "raise":
-                self.sized.append(s)
-            if s.actor_seated:
-                self.seated.append(s)
-                if kind == "raise":
-                    self.raises.append(s)
-                elif kind == "bet":
-                    self.bets.append(s)
-                elif kind == "call":
-                    self.calls.append(s)
-
-
-def live_steps(t: Trace) -> LiveSteps:
-    """The hand's :class:`LiveSteps` (built on first use, then shared through ``t.cache``)."""
-    got: LiveSteps | None = t.cache.get("live_steps")
-    if got is None:
-        got = t.cache["live_steps"] = LiveSteps(t.steps)
-    return got
