@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from auditor import findings as F
-from auditor.findings import Finding, HandKind, plan
+from auditor.findings import Finding, HandKind, plans
 from auditor.formats import REGISTRY, Chunk, ExportFacts, parse_chunk
 from auditor.model import Hand
 from auditor.profiles import Profile, for_hand
@@ -63,9 +63,14 @@ def audit_hand(hand: Hand, profile: Profile | None = None, facts: ExportFacts | 
 
 def hand_kind(t: Trace) -> HandKind:
     """What decides which checks apply to the replayed hand of ``t`` (see :func:`auditor.findings.plan`)."""
+    return HandKind(*_kind_key(t))
+
+
+def _kind_key(t: Trace) -> tuple[str, str, bool, bool, bool, bool]:
+    """The fields of :func:`hand_kind` as a plain tuple (what :func:`judge` looks its plans up by)."""
     h, facts = t.hand, t.facts
-    return HandKind(h.game, h.structure, t.betting, h.runs > 1, facts.prints_all_in,
-                    facts.prints_uncalled and not facts.converted)  # fmt: skip
+    return (h.game, h.structure, t.betting, h.runs > 1, facts.prints_all_in,
+            facts.prints_uncalled and not facts.converted)  # fmt: skip
 
 
 def judge(t: Trace, pt: PotTrace) -> list[Finding]:
@@ -74,13 +79,13 @@ def judge(t: Trace, pt: PotTrace) -> list[Finding]:
 
     A check returns a sequence of findings (empty when it finds nothing); which checks run does
     not change what is found, only what it costs (``tests/test_rule_plan.py``)."""
-    kind = hand_kind(t)
+    hand_checks, pots_checks = plans(_kind_key(t))
     out: list[Finding] = []
-    for check in plan("hand", kind):
+    for check in hand_checks:
         found = check(t)
         if found:
             out.extend(found)
-    for pcheck in plan("pots", kind):
+    for pcheck in pots_checks:
         found = pcheck(t, pt)
         if found:
             out.extend(found)

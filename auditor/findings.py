@@ -141,6 +141,7 @@ def rule(
             raise ValueError(f"rule code {code} registered twice")
         checks.cache_clear()
         _PLANS.clear()
+        _PAIRS.clear()
         RULES[code] = Rule(code, name, severity, doc, doc.splitlines()[0], stage,
                            fn if stage in ("hand", "pots") else None, applies, group)  # fmt: skip
         return fn
@@ -199,6 +200,21 @@ def plan(stage: Stage, kind: HandKind) -> tuple[Callable[..., Any], ...]:
             if fn not in calls:
                 calls.append(fn)
         got = _PLANS[(stage, kind)] = tuple(calls)
+    return got
+
+
+_PAIRS: dict[tuple[Any, ...], tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]]] = {}
+
+
+def plans(
+    key: tuple[str, str, bool, bool, bool, bool],
+) -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[..., Any], ...]]:
+    """The ``hand`` and ``pots`` :func:`plan` of the kind of hand whose fields are ``key`` (a plain
+    tuple: the audit step looks its plans up once per hand, without building a HandKind)."""
+    got = _PAIRS.get(key)
+    if got is None:
+        kind = HandKind(*key)
+        got = _PAIRS[key] = (plan("hand", kind), plan("pots", kind))
     return got
 
 

@@ -646,17 +646,14 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     board: list[str] = []
     described: set[str] = set()
     for e in card_events(t):
-        typ = type(e)  # the model's event classes are final: a type test is an isinstance test
-        if typ is M.Board:
-            assert isinstance(e, M.Board)
+        if isinstance(e, M.Board):
             if e.run == 1:
                 board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
                     else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
             continue
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
-        if typ is not M.Show or len(board) < 3:
+        if not isinstance(e, M.Show) or len(board) < 3:
             continue
-        assert isinstance(e, M.Show)
         if not e.description or not known(e.cards):
             continue
         if hilo and e.player in described:

@@ -15,16 +15,25 @@ from auditor.replay.betting import Trace
 #: generator: the audit step calls ~30 checks a hand, and most find nothing)
 NOTHING: Final[tuple[Finding, ...]] = ()
 
-_CARD_EVENTS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult, M.Board})
+_HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
+
+#: an event that names cards: a player's (dealt, shown, mucked, in the summary) or a board's
+CardEvent = M.HoleCards | M.Show | M.Muck | M.SeatResult | M.Board
 
 
-def card_events(t: Trace) -> list[M.Event]:
+def card_events(t: Trace) -> list[CardEvent]:
     """The hand's events that deal, show or muck cards (hole cards, shows, mucks, the summary's
-    seat results, boards), in record order: one pass over the events per hand, shared by the rules
-    that read cards (H002, H004, D001) instead of each walking every event."""
-    got: list[M.Event] | None = t.cache.get("card_events")
-    if got is None:  # (the model's event classes are final: a type test is an isinstance test)
-        got = t.cache["card_events"] = [e for e in t.hand.events if type(e) in _CARD_EVENTS]
+    seat results: those that name at least one card) and its boards, in record order: one pass
+    over the events per hand, shared by the rules that read cards (H002, H004, D001) instead of
+    each walking every event.  (The model's event classes are final: a type test is an isinstance
+    test, and ``type(e) is M.Board`` narrows an element to its class.)"""
+    got: list[CardEvent] | None = t.cache.get("card_events")
+    if got is None:
+        got = t.cache["card_events"] = []
+        for e in t.hand.events:
+            typ = type(e)
+            if typ is M.Board or (typ in _HOLDINGS and (e.cards or (typ is M.HoleCards and e.new_cards))):  # type: ignore[attr-defined]
+                got.append(e)  # type: ignore[arg-type]
     return got
 
 

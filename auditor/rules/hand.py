@@ -125,10 +125,8 @@ def h002(t: Trace) -> Sequence[Finding]:
     # others here and passed over only when they would clash: the test is made on a clash, not per card.
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
-    for e in card_events(t):  # (every one of _DEALS's types; final classes: a type test is an isinstance test)
-        typ = type(e)
-        if typ is M.Board:
-            assert isinstance(e, M.Board)
+    for e in card_events(t):
+        if isinstance(e, M.Board):
             seen = boards.get(e.run)
             if seen is None:
                 seen = boards[e.run] = set()
@@ -139,11 +137,9 @@ def h002(t: Trace) -> Sequence[Finding]:
                 cards = tuple(c for c in e.cards if c not in seen)
             who = "the board"
             seen.update(e.cards)
-        elif typ is M.HoleCards:
-            assert isinstance(e, M.HoleCards)
-            cards, who = (e.cards + e.new_cards if e.new_cards else e.cards), e.player
+        elif isinstance(e, M.HoleCards) and e.new_cards:
+            cards, who = e.cards + e.new_cards, e.player
         else:
-            assert isinstance(e, M.Show | M.Muck | M.SeatResult)
             cards, who = e.cards, e.player
         for c in cards:
             prev = owner.get(c)
@@ -174,18 +170,11 @@ def h004(t: Trace) -> Sequence[Finding]:
     out: list[Finding] | None = None
     reported: set[str] = set()
     for e in card_events(t):
-        typ = type(e)  # (final classes: a type test is an isinstance test)
-        if typ is M.HoleCards:
-            assert isinstance(e, M.HoleCards)
-            n = len(e.cards) + len(e.new_cards)
-        elif typ is M.Board:
+        if isinstance(e, M.Board):
             continue
-        else:
-            assert isinstance(e, M.Show | M.Muck | M.SeatResult)
-            n = len(e.cards)
-        if n > want and e.player not in reported:
+        cards = e.cards + e.new_cards if isinstance(e, M.HoleCards) else e.cards
+        if len(cards) > want and e.player not in reported:
             reported.add(e.player)
-            cards = e.cards + e.new_cards if isinstance(e, M.HoleCards) else e.cards
             game = h.game_text or h.game
             if out is None:
                 out = []
@@ -210,13 +199,18 @@ def h003(t: Trace) -> Sequence[Finding]:
     names: dict[str, int] = {}
     top = h.max_seats if h.max_seats and not t.facts.spread_seat_numbers else 0
     for s in h.seats:
-        if s.seat in seats:
-            out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} holds both {seats[s.seat]} and {s.player}"))
-        elif s.player in names:
-            out.append(flag(t, "H003", s.line, 1, f"{s.player} sits in seats {names[s.player]} and {s.seat}"))
-        seats.setdefault(s.seat, s.player)
-        names.setdefault(s.player, s.seat)
-        if top and s.seat > top:
+        seat, player = s.seat, s.player
+        if seat in seats:
+            out.append(flag(t, "H003", s.line, 1, f"seat {seat} holds both {seats[seat]} and {player}"))
+            if player not in names:
+                names[player] = seat
+        elif player in names:
+            out.append(flag(t, "H003", s.line, 1, f"{player} sits in seats {names[player]} and {seat}"))
+            seats[seat] = player
+        else:  # (the first to sit in a seat, and a player's first seat, are kept)
+            seats[seat] = player
+            names[player] = seat
+        if top and seat > top:
             out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table"))
     if (
         h.button is not None
