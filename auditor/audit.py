@@ -23,7 +23,7 @@ from auditor.profiles import Profile, for_hand
 from auditor.replay import Trace, replay
 from auditor.replay.pots import PotTrace
 from auditor.replay.pots import build as build_pots
-from auditor.rules.hand import DuplicateIds
+from auditor.rules.hand import DuplicateIds, fingerprint
 
 if TYPE_CHECKING:  # polars is imported by the cross-hand stage only when it has two hands
     from auditor.crosshand_audit import Bounded, FirstHandFirst
@@ -198,12 +198,13 @@ class AuditRun:
                                 site=hand.site, hand_id=hand.hand_id))  # fmt: skip
         if hand is None or not self.audit:
             return Result(chunk, hand, None, found)
-        copy = self.dups.copy_of(hand, chunk.lines)
+        fp = fingerprint(chunk.lines)  # (made once: the copy and the duplicate-id checks both read it)
+        copy = self.dups.copy_of(hand, chunk.lines, fp)
         if copy is not None:
             # an identical copy (overlapping exports): named once, not judged or counted again
             return Result(chunk, hand, None, [copy])
         a = audit_hand(hand, self.profile_for(hand))
-        found.extend(self.dups.check(hand, a.trace, chunk.lines))
+        found.extend(self.dups.check(hand, a.trace, chunk.lines, fp))
         found.extend(a.findings)
         if self.crosshand is not None:
             self.crosshand.add(a, found, chunk.lines)

@@ -40,16 +40,30 @@ COLUMN_NAMES = ("start_utc", "seats", "fingerprint", "chips_ok", "pool", "top_up
 
 def fingerprint_text(lines: Sequence[str]) -> str:
     """A compact fingerprint of a hand's whole text (lines stripped at the right, like
-    :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record."""
-    h = hashlib.blake2b(digest_size=12)
-    for line in lines:
-        h.update(line.rstrip().encode("utf-8", "surrogatepass"))
-        h.update(b"\n")
-    return h.hexdigest()
+    :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record.
+    (The digest of every stripped line followed by a newline, encoded as one text.)"""
+    text = "\n".join([line.rstrip() for line in lines])
+    if lines:
+        text += "\n"
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+#: Words without which :data:`POOL_RE` cannot match (each of its alternatives holds one): a test
+#: on the lowered text, much cheaper than the case-insensitive regex, which runs only after it.
+_POOL_WORDS = ("zoom", "rush", "fast", "snap", "blaze", "jet", "speed poker", "zone poker")
+
+
+def _maybe_pool(text: str) -> bool:
+    low = text.lower()
+    if "\u017f" in low:  # the long s, which the case-insensitive regex takes for an "s" (lower() keeps it)
+        low = low.replace("\u017f", "s")
+    return any(w in low for w in _POOL_WORDS)
 
 
 def is_pool(hand: M.Hand, first_line: str = "") -> bool:
-    return bool(POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text))
+    return _maybe_pool(f"{first_line}\n{hand.table or ''}\n{hand.game_text}") and bool(
+        POOL_RE.search(first_line) or POOL_RE.search(hand.table or "") or POOL_RE.search(hand.game_text)
+    )
 
 
 def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
@@ -64,7 +78,7 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
     h, t, pt = a.hand, a.trace, a.pots
     utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
     added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
-    acting = {e.player for e in h.events if isinstance(e, M.Post | M.Action)}
+    acting = {e.player for e in h.events if type(e) is M.Post or type(e) is M.Action}  # (final classes)
     chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
     chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
                                     for f in findings)  # fmt: skip

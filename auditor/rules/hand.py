@@ -56,8 +56,8 @@ def fingerprint(lines: Sequence[str]) -> bytes:
     """A compact fingerprint of a hand's text: 8 bytes per line (a hash of the line, not its text),
     so that a second record under the same id can be told from a copy and the first differing
     line found, without keeping hands' text across a run."""
-    return b"".join(hashlib.blake2b(line.rstrip().encode("utf-8", "surrogatepass"), digest_size=8).digest()
-                    for line in lines)  # fmt: skip
+    b2 = hashlib.blake2b
+    return b"".join([b2(line.rstrip().encode("utf-8", "surrogatepass"), digest_size=8).digest() for line in lines])
 
 
 class DuplicateIds:
@@ -68,12 +68,13 @@ class DuplicateIds:
     def __init__(self, seen: SeenStore | None = None) -> None:
         self.seen = seen if seen is not None else SeenStore()
 
-    def copy_of(self, hand: M.Hand, lines: Sequence[str]) -> Finding | None:
+    def copy_of(self, hand: M.Hand, lines: Sequence[str], fp: bytes | None = None) -> Finding | None:
         """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
-        (and the hand is remembered when it is the first with its id)."""
+        (and the hand is remembered when it is the first with its id).  ``fp``: the lines'
+        :func:`fingerprint`, when the caller made it already."""
         key = (hand.site, hand.hand_id)
         first = self.seen.get(key)
-        fp = fingerprint(lines)
+        fp = fingerprint(lines) if fp is None else fp
         if first is None:
             self.seen[key] = (hand.path, hand.first_line, fp)
             return None
@@ -84,10 +85,14 @@ class DuplicateIds:
                       "not audited again", site=hand.site, hand_id=hand.hand_id,
                       first_path=first[0], first_line=first[1])  # fmt: skip
 
-    def check(self, hand: M.Hand, t: Trace, lines: Sequence[str] | None = None) -> Iterator[Finding]:
-        """H001 when another record with the hand's id, different from it, was seen before."""
+    def check(
+        self, hand: M.Hand, t: Trace, lines: Sequence[str] | None = None, fp: bytes | None = None
+    ) -> Iterator[Finding]:
+        """H001 when another record with the hand's id, different from it, was seen before
+        (``fp``: the :func:`fingerprint` of ``lines``, when the caller made it already)."""
         key = (hand.site, hand.hand_id)
-        fp = fingerprint(lines) if lines is not None else b""
+        if fp is None:
+            fp = fingerprint(lines) if lines is not None else b""
         first = self.seen.get(key)
         if first is None:
             self.seen[key] = (hand.path, hand.first_line, fp)
