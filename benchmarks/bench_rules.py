@@ -15,6 +15,11 @@ hand, so every run pays for them as an audit does.  The figure is microseconds a
 ``--repeat``, garbage collector off), and the findings counted, which must be the same in every
 checkout compared.
 
+Two more columns time what ``hhaudit audit`` does per hand chunk in one process
+(:meth:`auditor.audit.AuditRun.process`: parse, the copy and duplicate-id checks, the audit, the
+cross-hand row) and, from it, the part after parsing (that time less :func:`parse_chunk` alone on
+the same chunks), in microseconds a chunk.
+
 ``--previous DIR`` times another checkout (``git worktree add /tmp/h3-start <commit>``) in a
 subprocess on the same hands in the same run; ``--profile`` prints cProfile's top functions of
 the rule stage.
@@ -85,6 +90,22 @@ def stage() -> Callable[[Any, Any], list[Any]]:
     return old
 
 
+def process_all(chunks: Sequence[Any]) -> int:
+    """What ``hhaudit audit`` does per hand chunk: :meth:`AuditRun.process` (parse, duplicate ids,
+    audit, the cross-hand row), with a fresh run (its duplicate-id memory) each time."""
+    from auditor.audit import AuditRun
+    from auditor.crosshand_audit import Bounded
+
+    run = AuditRun(crosshand=Bounded(in_process=10**9))
+    return sum(len(run.process(c).findings) for c in chunks)
+
+
+def parse_all(chunks: Sequence[Any]) -> int:
+    from auditor.formats import parse_chunk
+
+    return sum(parse_chunk(c)[0] is not None for c in chunks)
+
+
 def run(rows: Sequence[tuple[Any, Any]], judge: Callable[[Any, Any], list[Any]]) -> int:
     n = 0
     for t, pt in rows:
@@ -103,6 +124,12 @@ def measure(sites: str, repeat: int, cpu: bool) -> dict[str, Any]:
         found = run(rows, judge)
         tm = common.best_of(lambda rows=rows: run(rows, judge), repeat, warmup=1, clock=clock)
         res[site] = {"hands": len(rows), "findings": found, "best_s": tm.best, "us_per_hand": 1e6 * tm.best / len(rows)}
+        chunks = common.load_chunks(common.default_corpus(site), site)[1].chunks
+        full = common.best_of(lambda cs=chunks: process_all(cs), repeat, warmup=1, clock=clock)
+        parse = common.best_of(lambda cs=chunks: parse_all(cs), repeat, warmup=1, clock=clock)
+        res[site]["chunks"] = len(chunks)
+        res[site]["process_us"] = 1e6 * full.best / len(chunks)
+        res[site]["after_parse_us"] = 1e6 * (full.best - parse.best) / len(chunks)
     return res
 
 
@@ -143,16 +170,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     now = measure(args.sites, args.repeat, args.cpu)
     clock_name = "CPU time" if args.cpu else "wall time"
     print(f"bench_rules: best of {args.repeat}, {clock_name}; {common.environment()}")
-    head = ["site", "hands", "findings", "rules us/hand"]
+    head = ["site", "hands", "findings", "rules us/hand", "after parse us/hand", "process us/hand"]
     if prev is not None:
-        head += ["previous us/hand", "x previous", "same findings"]
+        head += ["prev rules", "x", "prev after parse", "x", "prev process", "x", "same findings"]
     table = []
     for site, r in now.items():
-        line: list[Any] = [site, r["hands"], r["findings"], f"{r['us_per_hand']:.1f}"]
+        line: list[Any] = [site, r["hands"], r["findings"], f"{r['us_per_hand']:.1f}", f"{r['after_parse_us']:.1f}",
+                           f"{r['process_us']:.1f}"]  # fmt: skip
         if prev is not None:
             p = prev[site]
-            line += [f"{p['us_per_hand']:.1f}", f"{p['us_per_hand'] / r['us_per_hand']:.2f}x",
-                     "yes" if p["findings"] == r["findings"] else "NO"]  # fmt: skip
+            for k in ("us_per_hand", "after_parse_us", "process_us"):
+                line += [f"{p[k]:.1f}", f"{p[k] / r[k]:.2f}x"]
+            line.append("yes" if p["findings"] == r["findings"] else "NO")
         table.append(line)
     print(common.format_table(head, table))
     if args.json:

@@ -553,7 +553,7 @@ def a010(t: Trace, pt: PotTrace) -> Sequence[Finding]:
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
         returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
-    cashed = _cashed_out(t)
+    cashed = _cashed_out(t) if t.of(M.CashOut) else None
     settled = sum(v for n, v in pt.expected_paid.items() if n in cashed and not pt.collected.get(n)) if cashed else 0
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if pt.rake < 0 and out == put_in:

@@ -26,14 +26,14 @@ def card_events(t: Trace) -> list[CardEvent]:
     seat results: those that name at least one card) and its boards, in record order: one pass
     over the events per hand, shared by the rules that read cards (H002, H004, D001) instead of
     each walking every event.  (The model's event classes are final: a type test is an isinstance
-    test, and ``type(e) is M.Board`` narrows an element to its class.)"""
+    test.)"""
     got: list[CardEvent] | None = t.cache.get("card_events")
     if got is None:
-        got = t.cache["card_events"] = []
-        for e in t.hand.events:
-            typ = type(e)
-            if typ is M.Board or (typ in _HOLDINGS and (e.cards or (typ is M.HoleCards and e.new_cards))):  # type: ignore[attr-defined]
-                got.append(e)  # type: ignore[arg-type]
+        got = t.cache["card_events"] = [
+            e
+            for e in t.hand.events
+            if type(e) is M.Board or (type(e) in _HOLDINGS and (e.cards or (type(e) is M.HoleCards and e.new_cards)))  # type: ignore[attr-defined]
+        ]
     return got
 
 
