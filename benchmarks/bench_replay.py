@@ -61,14 +61,14 @@ def replay_all(hands: Sequence[tuple[Any, Any]]) -> int:
 
 def betting_all(hands: Sequence[tuple[Any, Any]]) -> int:
     """The replay and the betting, table-stakes and hand-structure rules (issue 3's scope)."""
+    from auditor.findings import checks
     from auditor.replay import replay
-    from auditor.rules import CHECKS
 
     n = 0
     for h, prof in hands:
         t = replay(h, prof)
-        for check in CHECKS:
-            n += sum(1 for _ in check(t))
+        for check in checks("hand"):  # (every rule of the hand stage: H, S and B)
+            n += len(list(check(t)))
     return n
 
 
