@@ -150,24 +150,29 @@ class Replay:
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
         self.h = hand
-        self.p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
-        self.players: dict[str, Player] = {}
+        self.p = p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
+        players: dict[str, Player] = {}
+        self.players = players
         for s in hand.seats:
-            if s.player not in self.players:
-                self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        # one pass over the events: who is involved, the antes, the make-up posts (below)
+            if s.player not in players:
+                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, pos=float(s.seat))
+        # one pass over the events: who is involved, the antes, the make-up posts (below), the
+        # first betting round's street and the straddles (read when pre-flop starts)
         # (the model's event classes are final: a type test is an isinstance test)
         involving = _INVOLVING_TYPES
         involved: set[str] = set()
         antes: list[M.Post] = []
         self.makeup: set[str] = set()
+        self.straddles: list[M.Post] = []
+        first: M.Street | None = None
+        post_t, action_t = M.Post, M.Action
         for e in hand.events:
             t = type(e)
             if t in involving:
                 who: str = e.player  # type: ignore[attr-defined]
                 if who:
                     involved.add(who)
-                if t is M.Post:
+                if t is post_t:
                     kind = e.kind  # type: ignore[attr-defined]
                     if kind == "ante":
                         antes.append(e)  # type: ignore[arg-type]
@@ -175,17 +180,22 @@ class Replay:
                         # players who post a dead blind too: a returning player's make-up, whose big
                         # blind may be printed before the table's own (OnGame): it does not set the turn order
                         self.makeup.add(who)
-        for name in sorted(involved - self.players.keys()):
-            self.players[name] = Player(name, -1, 0, 0, seated=False)
-        for pl in self.players.values():
-            pl.pos = float(pl.seat)  # float: an exact int in a float field (mypyc checks it)
+                    elif kind in _LIVE_POSTS:
+                        if first is None:
+                            first = e.street
+                        if kind == "straddle" or kind == "button_blind":
+                            self.straddles.append(e)  # type: ignore[arg-type]
+                elif t is action_t and first is None:
+                    first = e.street
+        for name in sorted(involved - players.keys()):
+            players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
-            for pl in self.players.values():
+            for pl in players.values():
                 pl.stack_known = False
                 pl.stack0 = pl.stack = 10**15  # unknown: never short of chips, all-in when printed so
         if facts.unlisted_joiners:
             self._place_joiners()
-        self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
+        self.order = sorted((pl for pl in players.values() if pl.seated and pl.name in involved),
                             key=lambda pl: pl.pos)  # fmt: skip
         self.seat_numbers = [pl.pos for pl in self.order]
         for pl in self.order:
@@ -193,15 +203,15 @@ class Replay:
         self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
+        self.cap = hand.cap
+        self.raise_over_current = p.min_raise_base == "current_bet"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
         self.bb = self._nominal_bb(facts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
-        first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
-                                or (isinstance(e, M.Post) and e.kind in _LIVE_POSTS)), "preflop")  # fmt: skip
-        self.street: M.Street = first if first not in ("showdown", "summary") else "preflop"
+        self.street: M.Street = first if first is not None and first not in ("showdown", "summary") else "preflop"
         self.started = False
         self.current_bet = 0
         self.min_inc = self.bb
@@ -216,7 +226,14 @@ class Replay:
         self.sb_player: Player | None = None
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
-        self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
+        # what :meth:`expected_actor` found scanning the seats, for the :meth:`call_level` of the
+        # step that follows it (the largest and second largest reach, who has the largest)
+        self.scanned = False
+        self.reach1 = 0
+        self.reach2 = 0
+        self.reach_top: Player | None = None
+        self.trace = Trace(hand, profile, facts, players, self.order, betting=self.betting, big_blind=self.bb)
+        self.steps = self.trace.steps
 
     # ------------------------------------------------------------------ setup
     def _place_joiners(self) -> None:
@@ -284,15 +301,20 @@ class Replay:
 
     def _start_preflop(self) -> None:
         self.started = True
-        levels = [self.bb]
+        level = self.bb
         anchor: Player | None = self.bb_player or self.sb_player
-        for e in self.h.events:
-            if isinstance(e, M.Post) and e.kind in ("straddle", "button_blind") and e.player in self.players:
+        for e in self.straddles:
+            if e.player in self.players:
                 pl = self.players[e.player]
-                levels.append(pl.street_bet if e.kind == "straddle" else e.amount)
+                lev = pl.street_bet if e.kind == "straddle" else e.amount
+                if lev > level:
+                    level = lev
                 anchor = pl
-        level = max(levels)
-        self.current_bet = max([level] + [pl.street_bet for pl in self.players.values()])
+        cur = level
+        for pl in self.players.values():
+            if pl.street_bet > cur:
+                cur = pl.street_bet
+        self.current_bet = cur
         self.min_inc = level
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
@@ -373,6 +395,7 @@ class Replay:
         """
         order = self.order
         if not order or self.unfolded <= 1:
+            self.scanned = False
             return None
         cur = self.current_bet
         r1 = r2 = 0  # the largest and second largest reach of a player still in
@@ -390,6 +413,7 @@ class Replay:
                 r1, r2, p1 = r, r1, q
             elif r > r2:
                 r2 = r
+        self.scanned, self.reach1, self.reach2, self.reach_top = True, r1, r2, p1
         start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
@@ -433,7 +457,9 @@ class Replay:
         return min(base + self.min_inc, pl.street_bet + self.effective_stack(pl))
 
     def pot_for_pl(self) -> int:
-        pot = self.house + sum(pl.committed for pl in self.players.values())
+        pot = self.house
+        for q in self.players.values():  # (``committed``, inlined)
+            pot += q.live_total + q.ante_total + q.dead - q.returned
         if self.street != "preflop" or self.p.pl_preflop_blinds == "true_value":
             return pot
         sb_nominal = self.h.small_blind or self.bb // 2
@@ -533,9 +559,9 @@ class Replay:
                 before = (*before[:5], add, *before[6:])
         facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
                            None, None, None, 0, False, None)  # fmt: skip
-        args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                add, pl.stack, pl.stack == 0 or pl.capped)  # fmt: skip
-        self.trace.steps.append(Step(*args))
+        after = pl.stack
+        self.steps.append(Step(i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
+                               add, after, after == 0 or pl.capped))  # fmt: skip
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
@@ -545,25 +571,45 @@ class Replay:
         cur = self.current_bet
         sb = pl.street_bet
         stack = pl.stack
-        cap = self.h.cap
-        cap_left = None if cap is None else max(0, cap - pl.live_total - pl.ante_total)
-        base = cur if self.p.min_raise_base == "current_bet" else self.full_level
-        min_raise_to = min(base + self.min_inc, sb + (stack if cap_left is None else min(stack, cap_left)))
+        cap = self.cap
+        min_inc = self.min_inc
+        if cap is None:
+            cap_left = None
+            most = sb + stack
+        else:
+            cap_left = cap - pl.live_total - pl.ante_total
+            if cap_left < 0:
+                cap_left = 0
+            most = sb + (stack if stack < cap_left else cap_left)
+        min_raise_to = (cur if self.raise_over_current else self.full_level) + min_inc
+        if most < min_raise_to:
+            min_raise_to = most
+        fl = self.fl
         if not pl.acted:
             reopened = True
-        elif self.fl:
+        elif fl:
             reopened = 2 * (cur - sb) >= self.fl_bet_size()
         else:
-            reopened = cur - sb >= self.min_inc
+            reopened = cur - sb >= min_inc
+        if self.scanned:  # what :meth:`expected_actor` just found: call_level(pl) without a second scan
+            self.scanned = False
+            reach = self.reach2 if pl is self.reach_top else self.reach1
+            call_to = cur if reach >= cur else reach
+        else:
+            call_to = self.call_level(pl)
+        if fl:
+            fl_bet: int | None = self.fl_bet_size()
+            fl_to: int | None = self.fl_expected_to()
+            fl_cap = kind == "raise" and self.fl_cap_exceeded()
+        else:
+            fl_bet = fl_to = None
+            fl_cap = False
         return (
             self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
-            sb, cur, max(0, cur - sb), self.call_level(pl), self.min_inc,
+            sb, cur, cur - sb if cur > sb else 0, call_to, min_inc,
             min_raise_to, self.bb, reopened,
             self.pl_max_to(pl) if self.pl else None,
-            self.fl_bet_size() if self.fl else None,
-            self.fl_expected_to() if self.fl else None,
-            self.raises, self.fl and kind == "raise" and self.fl_cap_exceeded(),
-            cap_left,
+            fl_bet, fl_to, self.raises, fl_cap, cap_left,
         )  # fmt: skip
 
     def on_action(self, i: int, e: M.Action) -> None:
@@ -608,7 +654,8 @@ class Replay:
                     if not self.fl:
                         self.min_inc = inc
                     self.raises += 1
-                    if sum(1 for q in self.order if q.active or q is pl) >= 3 and self.fl_cap_exceeded():
+                    if (self.fl and self.p.fl_cap_raises is not None and self.fl_cap_exceeded()
+                            and sum(1 for q in self.order if q.active or q is pl) >= 3):  # fmt: skip
                         self.capped_multiway = True
                     self.full_level = to
                     for q in self.order:
