@@ -557,8 +557,8 @@ class Replay:
             pl.stack, pl.all_in, stack = 0, True, add
             if before is not None:
                 before = (*before[:5], add, *before[6:])
-        facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
-                           None, None, None, 0, False, None)  # fmt: skip
+        facts: tuple[Any, ...] = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb,
+                                            True, None, None, None, 0, False, None)  # fmt: skip
         after = pl.stack
         self.steps.append(Step(i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
                                add, after, after == 0 or pl.capped))  # fmt: skip
