@@ -560,8 +560,9 @@ class Replay:
         facts: tuple[Any, ...] = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb,
                                             True, None, None, None, 0, False, None)  # fmt: skip
         after = pl.stack
-        self.steps.append(Step(i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                               add, after, after == 0 or pl.capped))  # fmt: skip
+        args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
+                add, after, after == 0 or pl.capped)  # fmt: skip
+        self.steps.append(Step(*args))
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
