@@ -503,14 +503,17 @@ class Replay:
 
     # ------------------------------------------------------------------ applying events
     def put(self, pl: Player, add: int, live: bool) -> None:
-        pl.stack = max(0, pl.stack - add)
+        stack = pl.stack - add
+        if stack <= 0:
+            pl.stack = 0
+            pl.all_in = True
+        else:
+            pl.stack = stack
         if live:
             pl.street_bet += add
             pl.live_total += add
-        if pl.stack == 0:
-            pl.all_in = True
-        left = self.cap_left(pl)
-        if left is not None and left <= 0:
+        cap = self.cap  # (``cap_left``, inlined)
+        if cap is not None and cap - pl.live_total - pl.ante_total <= 0:
             pl.capped = True
 
     def on_post(self, i: int, e: M.Post) -> None:
@@ -518,19 +521,20 @@ class Replay:
         if pl is None:
             return
         stack = pl.stack
-        if e.kind in _LIVE_POSTS:
-            add = max(0, e.amount - pl.street_bet) if e.kind == "straddle" else e.amount
-            self.put(pl, add, live=True)
-            if e.kind == "small_blind" and self.sb_player is None:
+        kind = e.kind
+        if kind in _LIVE_POSTS:
+            add = max(0, e.amount - pl.street_bet) if kind == "straddle" else e.amount
+            self.put(pl, add, True)
+            if kind == "small_blind" and self.sb_player is None:
                 self.sb_player = pl
-            if e.kind == "big_blind" and (
+            if kind == "big_blind" and (
                 self.bb_player is None or (self.bb_player.name in self.makeup and pl.name not in self.makeup)
             ):
                 self.bb_player = pl
         elif e.kind == "small_big_blind":
             live = min(e.amount, self.bb)
             add = e.amount
-            self.put(pl, live, live=True)
+            self.put(pl, live, True)
             pl.dead += e.amount - live
             pl.stack = max(0, pl.stack - (e.amount - live))
             if pl.stack == 0:
@@ -539,16 +543,16 @@ class Replay:
             # A big-blind ante is dead money in the main pot, won by any live hand (RULES §2.8).
             add = e.amount
             pl.dead += e.amount
-            self.put(pl, e.amount, live=False)
+            self.put(pl, e.amount, False)
         elif e.kind == "ante":
             add = e.amount
             pl.ante_total += e.amount
-            self.put(pl, e.amount, live=False)
+            self.put(pl, e.amount, False)
         else:  # dead small blind, missed blind
             add = e.amount
             pl.dead += e.amount
-            self.put(pl, e.amount, live=False)
-        self._record(i, e, pl, stack, add, betting=False)
+            self.put(pl, e.amount, False)
+        self._record(i, e, pl, stack, add, False)
 
     def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
                 expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
@@ -617,35 +621,35 @@ class Replay:
         pl = self.players.get(e.player)
         if pl is None:
             return
-        if e.street != self.street and e.street not in ("showdown", "summary") and self.started:
-            self._start_street(e.street)
+        street = e.street
         if not self.started:
             self._start_preflop()
+        elif street != self.street and street != "showdown" and street != "summary":
+            self._start_street(street)
+        kind = e.kind
         exp = self.expected_actor()
-        before = self._before(pl, e.kind)
+        before = self._before(pl, kind)
         hand_over = before[0]
         stack = pl.stack
         add = 0
-        if hand_over or pl.folded or ((pl.all_in or pl.capped) and e.kind in ("fold", "check")):
+        if hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
             # (B005 reports it) but changes nothing, so it does not shift the turn order.  An
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
-            if e.kind == "fold" and not hand_over:
+            if kind == "fold" and not hand_over:
                 self.fold(pl)
-            self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
+            self._record(i, e, pl, stack, 0, True, exp, before)
             return
-        if e.kind == "fold":
+        if kind == "fold":
             self.fold(pl)
-        elif e.kind == "check":
-            pass
-        else:
+        elif kind != "check":
             to = e.to
             add = to - pl.street_bet
             if add < 0:
                 add = 0
-            self.put(pl, add, live=True)
-            if e.kind in ("bet", "raise", "complete"):
+            self.put(pl, add, True)
+            if kind == "bet" or kind == "raise" or kind == "complete":
                 inc = to - self.current_bet
                 if self.fl:
                     full = 2 * inc >= self.fl_bet_size()
@@ -668,7 +672,7 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._record(i, e, pl, stack, add, betting=True, expected=exp, before=before)
+        self._record(i, e, pl, stack, add, True, exp, before)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
