@@ -226,12 +226,6 @@ class Replay:
         self.sb_player: Player | None = None
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
-        # what :meth:`expected_actor` found scanning the seats, for the :meth:`call_level` of the
-        # step that follows it (the largest and second largest reach, who has the largest)
-        self.scanned = False
-        self.reach1 = 0
-        self.reach2 = 0
-        self.reach_top: Player | None = None
         self.trace = Trace(hand, profile, facts, players, self.order, betting=self.betting, big_blind=self.bb)
         self.steps = self.trace.steps
 
@@ -366,13 +360,26 @@ class Replay:
         When every opponent is all-in below the nominal level (a short all-in big blind called
         all-in by another short stack), chips above their reach would only come back uncalled.
         """
+        cur = self.current_bet
         reach = 0
         for q in self.order:
             if q is not pl and not q.folded:
                 r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack  # (``active``, inlined)
+                if r >= cur:  # an opponent can match the current bet: no need to look further
+                    return cur
                 if r > reach:
                     reach = r
-        return self.current_bet if reach >= self.current_bet else reach
+        return reach
+
+    def reach_above(self, pl: Player, level: int) -> bool:
+        """Whether an opponent of ``pl`` still in the hand can have more than ``level`` in this street
+        (``level < call_level(pl)`` when ``level`` is below the current bet), stopping at the first."""
+        for q in self.order:
+            if q is not pl and not q.folded:
+                r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack
+                if r > level:
+                    return True
+        return False
 
     def needs_to_act(self, pl: Player) -> bool:
         if pl.folded or pl.all_in or pl.capped:  # not ``active`` (inlined: this runs for every seat at every wager)
@@ -389,47 +396,29 @@ class Replay:
     def expected_actor(self) -> Player | None:
         """The first player after the last actor (or the round's anchor) who :meth:`needs_to_act`.
 
-        One pass over the seats first: the two largest reaches (:meth:`call_level`'s "what any
-        opponent can match", for every seat at once) and how many players can still act, so that
-        finding the actor is linear in the seats, not quadratic.
+        :meth:`needs_to_act`, inlined and lazy: a seat's opponents are looked at only until one
+        settles the question (one who can match more than the seat has in, one who can still act),
+        so finding the actor costs a few seats, not a pass over every seat for every seat.
         """
         order = self.order
         if not order or self.unfolded <= 1:
-            self.scanned = False
             return None
         cur = self.current_bet
-        r1 = r2 = 0  # the largest and second largest reach of a player still in
-        p1: Player | None = None  # who has the largest
-        can_act = 0
-        for q in order:
-            if q.folded:
-                continue
-            if q.all_in or q.capped:
-                r = q.street_bet
-            else:
-                r = q.street_bet + q.stack
-                can_act += 1
-            if r > r1:
-                r1, r2, p1 = r, r1, q
-            elif r > r2:
-                r2 = r
-        self.scanned, self.reach1, self.reach2, self.reach_top = True, r1, r2, p1
         start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
             pl = order[(first + k) % n]
-            if pl.folded or pl.all_in or pl.capped:  # (needs_to_act, inlined)
+            if pl.folded or pl.all_in or pl.capped:
                 continue
             sb = pl.street_bet
-            if sb < cur:
-                reach = r2 if pl is p1 else r1
-                if sb < (cur if reach >= cur else reach):
-                    return pl
+            if sb < cur and self.reach_above(pl, sb):  # (sb < call_level(pl))
+                return pl
             if pl.acted:
                 continue
-            if can_act >= 2:  # another player can still act
-                return pl
+            for q in order:  # another player can still act
+                if q is not pl and not (q.folded or q.all_in or q.capped):
+                    return pl
         return None
 
     def fl_bet_size(self) -> int:
@@ -596,12 +585,7 @@ class Replay:
             reopened = 2 * (cur - sb) >= self.fl_bet_size()
         else:
             reopened = cur - sb >= min_inc
-        if self.scanned:  # what :meth:`expected_actor` just found: call_level(pl) without a second scan
-            self.scanned = False
-            reach = self.reach2 if pl is self.reach_top else self.reach1
-            call_to = cur if reach >= cur else reach
-        else:
-            call_to = self.call_level(pl)
+        call_to = self.call_level(pl)
         if fl:
             fl_bet: int | None = self.fl_bet_size()
             fl_to: int | None = self.fl_expected_to()
