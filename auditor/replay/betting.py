@@ -164,6 +164,7 @@ class Replay:
         antes: list[M.Post] = []
         self.makeup: set[str] = set()
         self.straddles: list[M.Post] = []
+        posts: list[M.Post] = []
         first: M.Street | None = None
         post_t, action_t = M.Post, M.Action
         for e in hand.events:
@@ -173,6 +174,7 @@ class Replay:
                 if who:
                     involved.add(who)
                 if t is post_t:
+                    posts.append(e)  # type: ignore[arg-type]
                     kind = e.kind  # type: ignore[attr-defined]
                     if kind == "ante":
                         antes.append(e)  # type: ignore[arg-type]
@@ -206,7 +208,7 @@ class Replay:
         self.cap = hand.cap
         self.raise_over_current = p.min_raise_base == "current_bet"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
-        self.bb = self._nominal_bb(facts)
+        self.bb = self._nominal_bb(facts, posts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
@@ -266,11 +268,11 @@ class Replay:
                     pl.seat = int(base)
             prev = pl
 
-    def _nominal_bb(self, facts: ExportFacts) -> int:
+    def _nominal_bb(self, facts: ExportFacts, posts: list[M.Post]) -> int:
         h = self.h
         posted: dict[str, int] = {}
-        for e in h.events:
-            if isinstance(e, M.Post) and e.kind == "big_blind" and not e.all_in:
+        for e in posts:
+            if e.kind == "big_blind" and not e.all_in:
                 pl = self.players.get(e.player)
                 if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
                         and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
@@ -285,13 +287,12 @@ class Replay:
                                  and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
                     return max(call, e.amount)
                 return e.amount
-            if isinstance(e, M.Post):
-                posted[e.player] = posted.get(e.player, 0) + e.amount
+            posted[e.player] = posted.get(e.player, 0) + e.amount
         if h.structure == "FL" and (h.site == "pokerstars" or facts.limit_stakes_are_bets) and h.small_blind:
             return h.small_blind
         if h.big_blind:
             return h.big_blind
-        return max((e.amount for e in h.events if isinstance(e, M.Post)), default=0)
+        return max((e.amount for e in posts), default=0)
 
     def _start_preflop(self) -> None:
         self.started = True
@@ -314,7 +315,7 @@ class Replay:
         self.raises = 1 if self.fl else 0
         if anchor is not None:
             self.anchor_seat = anchor.pos
-        self.round_players = sum(1 for pl in self.order if pl.active)
+        self.round_players = self.count_active()
 
     def _start_street(self, street: M.Street) -> None:
         for pl in self.players.values():
@@ -328,7 +329,7 @@ class Replay:
         self.capped_multiway = False
         self.anchor_seat = self._postflop_anchor()
         self.last_actor = None
-        self.round_players = sum(1 for pl in self.order if pl.active)
+        self.round_players = self.count_active()
 
     def _postflop_anchor(self) -> float:
         """The seat after which a post-flop round starts: the button; when the record does not
@@ -344,6 +345,14 @@ class Replay:
         return 0
 
     # ------------------------------------------------------------------ facts
+    def count_active(self) -> int:
+        """Players of the turn order who can still act (not folded, all-in or capped)."""
+        n = 0
+        for pl in self.order:
+            if not (pl.folded or pl.all_in or pl.capped):
+                n += 1
+        return n
+
     def not_folded(self) -> int:
         return self.unfolded
 
