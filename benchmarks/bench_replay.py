@@ -38,6 +38,8 @@ from typing import Any
 import common
 
 TARGET_RATIO = 0.5  # replay + rules may cost at most half of the parse time per hand
+TARGET_REPLAY_POTS_US = 80.0  # issue 16: the replay and the pots of a hand in ~80 us (pure Python)
+CLOCK: Any = time.perf_counter  # time.process_time with --cpu
 
 
 def parse_all(chunks: Sequence[Any]) -> int:
@@ -57,6 +59,21 @@ def replay_all(hands: Sequence[tuple[Any, Any]]) -> int:
     for h, prof in hands:
         steps += len(replay(h, prof).steps)
     return steps
+
+
+def replay_pots_all(hands: Sequence[tuple[Any, Any]]) -> int:
+    """The replay and the pots (layers, uncalled parts, awards and showdown evaluation) of every
+    hand, as ``audit_hand`` builds them (a cancelled hand has no pots): issue 16's replay target."""
+    from auditor.formats import REGISTRY
+    from auditor.replay import replay
+    from auditor.replay.pots import build
+
+    n = 0
+    for h, prof in hands:
+        t = replay(h, prof, REGISTRY.facts_for(h).for_hand(h))
+        if not h.cancelled:
+            n += len(build(t, prof).pots)
+    return n
 
 
 def betting_all(hands: Sequence[tuple[Any, Any]]) -> int:
@@ -105,11 +122,12 @@ def measure(name: str, chunks: list[Any], hands: list[tuple[Any, Any]], repeat: 
     parsed_chunks = [c for c, _ in hands]
     pairs = [(h, p) for _, (h, p) in hands]
     n = len(pairs)
-    parse = common.best_of(lambda: parse_all(parsed_chunks), repeat, warmup=0)
-    rep = common.best_of(lambda: replay_all(pairs), repeat, warmup=0)
-    bet = common.best_of(lambda: betting_all(pairs), repeat, warmup=0)
-    chk = common.best_of(lambda: check_all(pairs), repeat, warmup=0)
-    full = common.best_of(lambda: audit_all(chunks), repeat, warmup=0)
+    parse = common.best_of(lambda: parse_all(parsed_chunks), repeat, warmup=0, clock=CLOCK)
+    rep = common.best_of(lambda: replay_all(pairs), repeat, warmup=0, clock=CLOCK)
+    rpots = common.best_of(lambda: replay_pots_all(pairs), repeat, warmup=0, clock=CLOCK)
+    bet = common.best_of(lambda: betting_all(pairs), repeat, warmup=0, clock=CLOCK)
+    chk = common.best_of(lambda: check_all(pairs), repeat, warmup=0, clock=CLOCK)
+    full = common.best_of(lambda: audit_all(chunks), repeat, warmup=0, clock=CLOCK)
     ratio = chk.best / parse.best if parse.best else float("inf")
     return {
         "name": name,
@@ -117,6 +135,7 @@ def measure(name: str, chunks: list[Any], hands: list[tuple[Any, Any]], repeat: 
         "hands": n,
         "parse": parse.as_dict(n),
         "replay": rep.as_dict(n),
+        "replay_pots": rpots.as_dict(n),
         "replay_betting_rules": bet.as_dict(n),
         "ratio_replay_betting_over_parse": bet.best / parse.best if parse.best else float("inf"),
         "replay_rules": chk.as_dict(n),
@@ -158,8 +177,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="TOP",
         help="also print a cProfile of audit_hand (replay + rules) over all hands (top TOP functions, default 25)",
     )
-    ap.add_argument("--site", default="pokerstars", help=argparse.SUPPRESS)
+    ap.add_argument("--cpu", action="store_true", help="time with process CPU time, not the wall clock")
+    ap.add_argument("--site", default="pokerstars", help="the site of the hands to measure (default pokerstars)")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.cpu else time.perf_counter
 
     try:
         sources = common.load_sources(args.corpus)
@@ -223,14 +245,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in crashed[:10]:
             print(f"    {line}")
     print()
-    headers = ["hands", "n", "parse us/h", "replay us/h", "+B/S/H rules us/h", "ratio", "+pots/awards us/h",
-               "ratio", "full audit h/s"]  # fmt: skip
+    headers = ["hands", "n", "parse us/h", "replay us/h", "replay+pots us/h", "+B/S/H rules us/h", "ratio",
+               "+pots/awards us/h", "ratio", "full audit h/s"]  # fmt: skip
     table = [
         [
             r["name"],
             r["hands"],
             r["parse"]["us_per_item"],
             r["replay"]["us_per_item"],
+            r["replay_pots"]["us_per_item"],
             r["replay_betting_rules"]["us_per_item"],
             f"{r['ratio_replay_betting_over_parse']:.2f}",
             r["replay_rules"]["us_per_item"],
@@ -253,6 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"target (issue 3) replay + betting rules <= {TARGET_RATIO:.1f} x parse time per hand ({base['name']}): "
         f"{ratio:.2f} -> {'MET' if met else 'NOT MET'}; with pots and awards (issue 4): "
         f"{base['ratio_replay_rules_over_parse']:.2f}"
+    )
+    rp_us = base["replay_pots"]["us_per_item"]
+    rp_met = rp_us <= TARGET_REPLAY_POTS_US
+    print(
+        f"target (issue 16) replay + pots <= {TARGET_REPLAY_POTS_US:.0f} us per hand ({base['name']}, "
+        f"{'CPU' if args.cpu else 'wall'} time): {rp_us:.1f} -> {'MET' if rp_met else 'NOT MET'}"
     )
 
     if args.profile:
@@ -278,7 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "repeat": args.repeat,
             "gc_disabled_during_runs": True,
             "rows": results,
+            "clock": "CPU time" if args.cpu else "wall clock",
             "target": {"replay_rules_over_parse": TARGET_RATIO, "row": base["name"], "ratio": ratio, "met": met},
+            "target_replay_pots": {"us_per_hand": TARGET_REPLAY_POTS_US, "measured": rp_us, "met": rp_met},
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")

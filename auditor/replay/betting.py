@@ -150,24 +150,31 @@ class Replay:
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
         self.h = hand
-        self.p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
-        self.players: dict[str, Player] = {}
+        self.p = p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
+        players: dict[str, Player] = {}
+        self.players = players
         for s in hand.seats:
-            if s.player not in self.players:
-                self.players[s.player] = Player(s.player, s.seat, s.stack, s.stack)
-        # one pass over the events: who is involved, the antes, the make-up posts (below)
+            if s.player not in players:
+                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, pos=float(s.seat))
+        # one pass over the events: who is involved, the antes, the make-up posts (below), the
+        # first betting round's street and the straddles (read when pre-flop starts)
         # (the model's event classes are final: a type test is an isinstance test)
         involving = _INVOLVING_TYPES
         involved: set[str] = set()
         antes: list[M.Post] = []
         self.makeup: set[str] = set()
+        self.straddles: list[M.Post] = []
+        posts: list[M.Post] = []
+        first: M.Street | None = None
+        post_t, action_t = M.Post, M.Action
         for e in hand.events:
             t = type(e)
             if t in involving:
                 who: str = e.player  # type: ignore[attr-defined]
                 if who:
                     involved.add(who)
-                if t is M.Post:
+                if t is post_t:
+                    posts.append(e)  # type: ignore[arg-type]
                     kind = e.kind  # type: ignore[attr-defined]
                     if kind == "ante":
                         antes.append(e)  # type: ignore[arg-type]
@@ -175,17 +182,22 @@ class Replay:
                         # players who post a dead blind too: a returning player's make-up, whose big
                         # blind may be printed before the table's own (OnGame): it does not set the turn order
                         self.makeup.add(who)
-        for name in sorted(involved - self.players.keys()):
-            self.players[name] = Player(name, -1, 0, 0, seated=False)
-        for pl in self.players.values():
-            pl.pos = float(pl.seat)  # float: an exact int in a float field (mypyc checks it)
+                    elif kind in _LIVE_POSTS:
+                        if first is None:
+                            first = e.street
+                        if kind == "straddle" or kind == "button_blind":
+                            self.straddles.append(e)  # type: ignore[arg-type]
+                elif t is action_t and first is None:
+                    first = e.street
+        for name in sorted(involved - players.keys()):
+            players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
-            for pl in self.players.values():
+            for pl in players.values():
                 pl.stack_known = False
                 pl.stack0 = pl.stack = 10**15  # unknown: never short of chips, all-in when printed so
         if facts.unlisted_joiners:
             self._place_joiners()
-        self.order = sorted((pl for pl in self.players.values() if pl.seated and pl.name in involved),
+        self.order = sorted((pl for pl in players.values() if pl.seated and pl.name in involved),
                             key=lambda pl: pl.pos)  # fmt: skip
         self.seat_numbers = [pl.pos for pl in self.order]
         for pl in self.order:
@@ -193,15 +205,15 @@ class Replay:
         self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
         self.pl = hand.structure == "PL"
+        self.cap = hand.cap
+        self.raise_over_current = p.min_raise_base == "current_bet"
         self.betting = hand.game in FLOP_GAMES and hand.structure in ("NL", "PL", "FL", "CAP")
-        self.bb = self._nominal_bb(facts)
+        self.bb = self._nominal_bb(facts, posts)
         # a big-blind-ante structure: only the big blind posts an ante (for the whole table)
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
-        first: M.Street = next((e.street for e in hand.events if isinstance(e, M.Action)
-                                or (isinstance(e, M.Post) and e.kind in _LIVE_POSTS)), "preflop")  # fmt: skip
-        self.street: M.Street = first if first not in ("showdown", "summary") else "preflop"
+        self.street: M.Street = first if first is not None and first not in ("showdown", "summary") else "preflop"
         self.started = False
         self.current_bet = 0
         self.min_inc = self.bb
@@ -216,7 +228,8 @@ class Replay:
         self.sb_player: Player | None = None
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
-        self.trace = Trace(hand, profile, facts, self.players, self.order, betting=self.betting, big_blind=self.bb)
+        self.trace = Trace(hand, profile, facts, players, self.order, betting=self.betting, big_blind=self.bb)
+        self.steps = self.trace.steps
 
     # ------------------------------------------------------------------ setup
     def _place_joiners(self) -> None:
@@ -255,11 +268,11 @@ class Replay:
                     pl.seat = int(base)
             prev = pl
 
-    def _nominal_bb(self, facts: ExportFacts) -> int:
+    def _nominal_bb(self, facts: ExportFacts, posts: list[M.Post]) -> int:
         h = self.h
         posted: dict[str, int] = {}
-        for e in h.events:
-            if isinstance(e, M.Post) and e.kind == "big_blind" and not e.all_in:
+        for e in posts:
+            if e.kind == "big_blind" and not e.all_in:
                 pl = self.players.get(e.player)
                 if (not facts.prints_all_in and h.big_blind and e.amount < h.big_blind and pl is not None
                         and posted.get(e.player, 0) + e.amount >= pl.stack):  # fmt: skip
@@ -274,31 +287,35 @@ class Replay:
                                  and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
                     return max(call, e.amount)
                 return e.amount
-            if isinstance(e, M.Post):
-                posted[e.player] = posted.get(e.player, 0) + e.amount
+            posted[e.player] = posted.get(e.player, 0) + e.amount
         if h.structure == "FL" and (h.site == "pokerstars" or facts.limit_stakes_are_bets) and h.small_blind:
             return h.small_blind
         if h.big_blind:
             return h.big_blind
-        return max((e.amount for e in h.events if isinstance(e, M.Post)), default=0)
+        return max((e.amount for e in posts), default=0)
 
     def _start_preflop(self) -> None:
         self.started = True
-        levels = [self.bb]
+        level = self.bb
         anchor: Player | None = self.bb_player or self.sb_player
-        for e in self.h.events:
-            if isinstance(e, M.Post) and e.kind in ("straddle", "button_blind") and e.player in self.players:
+        for e in self.straddles:
+            if e.player in self.players:
                 pl = self.players[e.player]
-                levels.append(pl.street_bet if e.kind == "straddle" else e.amount)
+                lev = pl.street_bet if e.kind == "straddle" else e.amount
+                if lev > level:
+                    level = lev
                 anchor = pl
-        level = max(levels)
-        self.current_bet = max([level] + [pl.street_bet for pl in self.players.values()])
+        cur = level
+        for pl in self.players.values():
+            if pl.street_bet > cur:
+                cur = pl.street_bet
+        self.current_bet = cur
         self.min_inc = level
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
         if anchor is not None:
             self.anchor_seat = anchor.pos
-        self.round_players = sum(1 for pl in self.order if pl.active)
+        self.round_players = self.count_active()
 
     def _start_street(self, street: M.Street) -> None:
         for pl in self.players.values():
@@ -312,7 +329,7 @@ class Replay:
         self.capped_multiway = False
         self.anchor_seat = self._postflop_anchor()
         self.last_actor = None
-        self.round_players = sum(1 for pl in self.order if pl.active)
+        self.round_players = self.count_active()
 
     def _postflop_anchor(self) -> float:
         """The seat after which a post-flop round starts: the button; when the record does not
@@ -328,6 +345,14 @@ class Replay:
         return 0
 
     # ------------------------------------------------------------------ facts
+    def count_active(self) -> int:
+        """Players of the turn order who can still act (not folded, all-in or capped)."""
+        n = 0
+        for pl in self.order:
+            if not (pl.folded or pl.all_in or pl.capped):
+                n += 1
+        return n
+
     def not_folded(self) -> int:
         return self.unfolded
 
@@ -344,13 +369,26 @@ class Replay:
         When every opponent is all-in below the nominal level (a short all-in big blind called
         all-in by another short stack), chips above their reach would only come back uncalled.
         """
+        cur = self.current_bet
         reach = 0
         for q in self.order:
             if q is not pl and not q.folded:
                 r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack  # (``active``, inlined)
+                if r >= cur:  # an opponent can match the current bet: no need to look further
+                    return cur
                 if r > reach:
                     reach = r
-        return self.current_bet if reach >= self.current_bet else reach
+        return reach
+
+    def reach_above(self, pl: Player, level: int) -> bool:
+        """Whether an opponent of ``pl`` still in the hand can have more than ``level`` in this street
+        (``level < call_level(pl)`` when ``level`` is below the current bet), stopping at the first."""
+        for q in self.order:
+            if q is not pl and not q.folded:
+                r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack
+                if r > level:
+                    return True
+        return False
 
     def needs_to_act(self, pl: Player) -> bool:
         if pl.folded or pl.all_in or pl.capped:  # not ``active`` (inlined: this runs for every seat at every wager)
@@ -367,45 +405,29 @@ class Replay:
     def expected_actor(self) -> Player | None:
         """The first player after the last actor (or the round's anchor) who :meth:`needs_to_act`.
 
-        One pass over the seats first: the two largest reaches (:meth:`call_level`'s "what any
-        opponent can match", for every seat at once) and how many players can still act, so that
-        finding the actor is linear in the seats, not quadratic.
+        :meth:`needs_to_act`, inlined and lazy: a seat's opponents are looked at only until one
+        settles the question (one who can match more than the seat has in, one who can still act),
+        so finding the actor costs a few seats, not a pass over every seat for every seat.
         """
         order = self.order
         if not order or self.unfolded <= 1:
             return None
         cur = self.current_bet
-        r1 = r2 = 0  # the largest and second largest reach of a player still in
-        p1: Player | None = None  # who has the largest
-        can_act = 0
-        for q in order:
-            if q.folded:
-                continue
-            if q.all_in or q.capped:
-                r = q.street_bet
-            else:
-                r = q.street_bet + q.stack
-                can_act += 1
-            if r > r1:
-                r1, r2, p1 = r, r1, q
-            elif r > r2:
-                r2 = r
         start = self.last_actor.pos if self.last_actor is not None else self.anchor_seat
         first = bisect_right(self.seat_numbers, start)
         n = len(order)
         for k in range(n):
             pl = order[(first + k) % n]
-            if pl.folded or pl.all_in or pl.capped:  # (needs_to_act, inlined)
+            if pl.folded or pl.all_in or pl.capped:
                 continue
             sb = pl.street_bet
-            if sb < cur:
-                reach = r2 if pl is p1 else r1
-                if sb < (cur if reach >= cur else reach):
-                    return pl
+            if sb < cur and self.reach_above(pl, sb):  # (sb < call_level(pl))
+                return pl
             if pl.acted:
                 continue
-            if can_act >= 2:  # another player can still act
-                return pl
+            for q in order:  # another player can still act
+                if q is not pl and not (q.folded or q.all_in or q.capped):
+                    return pl
         return None
 
     def fl_bet_size(self) -> int:
@@ -433,7 +455,9 @@ class Replay:
         return min(base + self.min_inc, pl.street_bet + self.effective_stack(pl))
 
     def pot_for_pl(self) -> int:
-        pot = self.house + sum(pl.committed for pl in self.players.values())
+        pot = self.house
+        for q in self.players.values():  # (``committed``, inlined)
+            pot += q.live_total + q.ante_total + q.dead - q.returned
         if self.street != "preflop" or self.p.pl_preflop_blinds == "true_value":
             return pot
         sb_nominal = self.h.small_blind or self.bb // 2
@@ -477,14 +501,17 @@ class Replay:
 
     # ------------------------------------------------------------------ applying events
     def put(self, pl: Player, add: int, live: bool) -> None:
-        pl.stack = max(0, pl.stack - add)
+        stack = pl.stack - add
+        if stack <= 0:
+            pl.stack = 0
+            pl.all_in = True
+        else:
+            pl.stack = stack
         if live:
             pl.street_bet += add
             pl.live_total += add
-        if pl.stack == 0:
-            pl.all_in = True
-        left = self.cap_left(pl)
-        if left is not None and left <= 0:
+        cap = self.cap  # (``cap_left``, inlined)
+        if cap is not None and cap - pl.live_total - pl.ante_total <= 0:
             pl.capped = True
 
     def on_post(self, i: int, e: M.Post) -> None:
@@ -492,19 +519,20 @@ class Replay:
         if pl is None:
             return
         stack = pl.stack
-        if e.kind in _LIVE_POSTS:
-            add = max(0, e.amount - pl.street_bet) if e.kind == "straddle" else e.amount
-            self.put(pl, add, live=True)
-            if e.kind == "small_blind" and self.sb_player is None:
+        kind = e.kind
+        if kind in _LIVE_POSTS:
+            add = max(0, e.amount - pl.street_bet) if kind == "straddle" else e.amount
+            self.put(pl, add, True)
+            if kind == "small_blind" and self.sb_player is None:
                 self.sb_player = pl
-            if e.kind == "big_blind" and (
+            if kind == "big_blind" and (
                 self.bb_player is None or (self.bb_player.name in self.makeup and pl.name not in self.makeup)
             ):
                 self.bb_player = pl
         elif e.kind == "small_big_blind":
             live = min(e.amount, self.bb)
             add = e.amount
-            self.put(pl, live, live=True)
+            self.put(pl, live, True)
             pl.dead += e.amount - live
             pl.stack = max(0, pl.stack - (e.amount - live))
             if pl.stack == 0:
@@ -513,16 +541,16 @@ class Replay:
             # A big-blind ante is dead money in the main pot, won by any live hand (RULES §2.8).
             add = e.amount
             pl.dead += e.amount
-            self.put(pl, e.amount, live=False)
+            self.put(pl, e.amount, False)
         elif e.kind == "ante":
             add = e.amount
             pl.ante_total += e.amount
-            self.put(pl, e.amount, live=False)
+            self.put(pl, e.amount, False)
         else:  # dead small blind, missed blind
             add = e.amount
             pl.dead += e.amount
-            self.put(pl, e.amount, live=False)
-        self._record(i, e, pl, stack, add, betting=False)
+            self.put(pl, e.amount, False)
+        self._record(i, e, pl, stack, add, False)
 
     def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
                 expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
@@ -531,11 +559,12 @@ class Replay:
             pl.stack, pl.all_in, stack = 0, True, add
             if before is not None:
                 before = (*before[:5], add, *before[6:])
-        facts = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb, True,
-                           None, None, None, 0, False, None)  # fmt: skip
+        facts: tuple[Any, ...] = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb,
+                                            True, None, None, None, 0, False, None)  # fmt: skip
+        after = pl.stack
         args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                add, pl.stack, pl.stack == 0 or pl.capped)  # fmt: skip
-        self.trace.steps.append(Step(*args))
+                add, after, after == 0 or pl.capped)  # fmt: skip
+        self.steps.append(Step(*args))
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
@@ -545,60 +574,75 @@ class Replay:
         cur = self.current_bet
         sb = pl.street_bet
         stack = pl.stack
-        cap = self.h.cap
-        cap_left = None if cap is None else max(0, cap - pl.live_total - pl.ante_total)
-        base = cur if self.p.min_raise_base == "current_bet" else self.full_level
-        min_raise_to = min(base + self.min_inc, sb + (stack if cap_left is None else min(stack, cap_left)))
+        cap = self.cap
+        min_inc = self.min_inc
+        if cap is None:
+            cap_left = None
+            most = sb + stack
+        else:
+            cap_left = cap - pl.live_total - pl.ante_total
+            if cap_left < 0:
+                cap_left = 0
+            most = sb + (stack if stack < cap_left else cap_left)
+        min_raise_to = (cur if self.raise_over_current else self.full_level) + min_inc
+        if most < min_raise_to:
+            min_raise_to = most
+        fl = self.fl
         if not pl.acted:
             reopened = True
-        elif self.fl:
+        elif fl:
             reopened = 2 * (cur - sb) >= self.fl_bet_size()
         else:
-            reopened = cur - sb >= self.min_inc
+            reopened = cur - sb >= min_inc
+        call_to = self.call_level(pl)
+        if fl:
+            fl_bet: int | None = self.fl_bet_size()
+            fl_to: int | None = self.fl_expected_to()
+            fl_cap = kind == "raise" and self.fl_cap_exceeded()
+        else:
+            fl_bet = fl_to = None
+            fl_cap = False
         return (
             self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
-            sb, cur, max(0, cur - sb), self.call_level(pl), self.min_inc,
+            sb, cur, cur - sb if cur > sb else 0, call_to, min_inc,
             min_raise_to, self.bb, reopened,
             self.pl_max_to(pl) if self.pl else None,
-            self.fl_bet_size() if self.fl else None,
-            self.fl_expected_to() if self.fl else None,
-            self.raises, self.fl and kind == "raise" and self.fl_cap_exceeded(),
-            cap_left,
+            fl_bet, fl_to, self.raises, fl_cap, cap_left,
         )  # fmt: skip
 
     def on_action(self, i: int, e: M.Action) -> None:
         pl = self.players.get(e.player)
         if pl is None:
             return
-        if e.street != self.street and e.street not in ("showdown", "summary") and self.started:
-            self._start_street(e.street)
+        street = e.street
         if not self.started:
             self._start_preflop()
+        elif street != self.street and street != "showdown" and street != "summary":
+            self._start_street(street)
+        kind = e.kind
         exp = self.expected_actor()
-        before = self._before(pl, e.kind)
+        before = self._before(pl, kind)
         hand_over = before[0]
         stack = pl.stack
         add = 0
-        if hand_over or pl.folded or ((pl.all_in or pl.capped) and e.kind in ("fold", "check")):
+        if hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
             # (B005 reports it) but changes nothing, so it does not shift the turn order.  An
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
-            if e.kind == "fold" and not hand_over:
+            if kind == "fold" and not hand_over:
                 self.fold(pl)
-            self._record(i, e, pl, stack, 0, betting=True, expected=exp, before=before)
+            self._record(i, e, pl, stack, 0, True, exp, before)
             return
-        if e.kind == "fold":
+        if kind == "fold":
             self.fold(pl)
-        elif e.kind == "check":
-            pass
-        else:
+        elif kind != "check":
             to = e.to
             add = to - pl.street_bet
             if add < 0:
                 add = 0
-            self.put(pl, add, live=True)
-            if e.kind in ("bet", "raise", "complete"):
+            self.put(pl, add, True)
+            if kind == "bet" or kind == "raise" or kind == "complete":
                 inc = to - self.current_bet
                 if self.fl:
                     full = 2 * inc >= self.fl_bet_size()
@@ -608,7 +652,8 @@ class Replay:
                     if not self.fl:
                         self.min_inc = inc
                     self.raises += 1
-                    if sum(1 for q in self.order if q.active or q is pl) >= 3 and self.fl_cap_exceeded():
+                    if (self.fl and self.p.fl_cap_raises is not None and self.fl_cap_exceeded()
+                            and sum(1 for q in self.order if q.active or q is pl) >= 3):  # fmt: skip
                         self.capped_multiway = True
                     self.full_level = to
                     for q in self.order:
@@ -620,7 +665,7 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._record(i, e, pl, stack, add, betting=True, expected=exp, before=before)
+        self._record(i, e, pl, stack, add, True, exp, before)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""

@@ -48,9 +48,13 @@ RANKS = frozenset("23456789TJQKA")
 SUITS = frozenset("shdc")
 
 
+#: every real card as printed: rank and suit ("Th"), a ten also as "10h"
+CARDS = frozenset({r + s for r in RANKS for s in SUITS} | {"10" + s for s in SUITS})
+
+
 def known(cards: Sequence[str]) -> bool:
     """Every card is a real card (rank and suit known, a ten printed "10h" too): only such hands are evaluated."""
-    return bool(cards) and all(len(n := norm(c)) == 2 and n[0] in RANKS and n[1] in SUITS for c in cards)
+    return bool(cards) and CARDS.issuperset(cards)
 
 
 @lru_cache(maxsize=65536)

@@ -88,11 +88,22 @@ class PotTrace:
     antes_decide_total: bool = True
 
 
-def _clockwise(t: Trace, names: list[str]) -> list[str]:
-    """Players in the order odd chips go: first seat left of the button, the button last."""
+def _clockwise(t: Trace, names: list[str], keys: dict[str, int] | None = None) -> list[str]:
+    """Players in the order odd chips go: first seat left of the button, the button last.
+    ``keys``: :func:`_seat_keys` of ``t``, when the caller has them."""
+    if len(names) < 2:
+        return list(names)
+    if keys is None:
+        keys = _seat_keys(t)
     button = t.hand.button if t.hand.button is not None else 0
-    seat = {p.name: p.seat for p in t.order}
-    return sorted(names, key=lambda n: (seat.get(n, 0) - button - 1) % 1000)
+    unseated = (-button - 1) % 1000
+    return sorted(names, key=lambda n: keys.get(n, unseated))
+
+
+def _seat_keys(t: Trace) -> dict[str, int]:
+    """Each dealt player's place in the order odd chips go (0: first seat left of the button)."""
+    button = t.hand.button if t.hand.button is not None else 0
+    return {p.name: (p.seat - button - 1) % 1000 for p in t.order}
 
 
 def split(amount: int, winners: list[str], unit: int = 1) -> list[tuple[str, int]]:
@@ -127,80 +138,106 @@ def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
 def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     """Cards each contender showed, and the players who mucked (conceded) without showing."""
     shown: dict[str, tuple[str, ...]] = {}
-    showed = {e.player for e in t.of(M.Show)}
-    mucked = {e.player for e in t.of(M.Muck)}
-    for e in t.of(M.Show):
+    shows = t.of(M.Show)
+    showed = {e.player for e in shows}
+    mucks = t.of(M.Muck)
+    mucked = {e.player for e in mucks}
+    for e in shows:
         if known(e.cards):
             shown[e.player] = e.cards
     for r in t.of(M.SeatResult):
-        if " showed [" in r.text and known(r.cards):
-            shown.setdefault(r.player, r.cards)
+        if r.cards and " showed [" in r.text and known(r.cards):
+            if r.player not in shown:
+                shown[r.player] = r.cards
         elif "mucked" in r.text:
             mucked.add(r.player)
-    if any(p.all_in and not p.folded for p in t.players.values()):
+    if mucks and any(p.all_in and not p.folded for p in t.players.values()):
         # with a player all-in, every hand at the showdown is tabled (TDA 2026 Rule 18, 2024: 16):
         # a hand "mucked" with its cards printed (888) still plays for the pot
-        for m in t.of(M.Muck):
+        for m in mucks:
             if known(m.cards) and m.player not in shown:
                 shown[m.player] = m.cards
                 showed.add(m.player)
-    for p in mucked - showed:
-        shown.pop(p, None)
+    if mucked:
+        for p in mucked - showed:
+            shown.pop(p, None)
     return shown, mucked
 
 
 def build(t: Trace, profile: Profile) -> PotTrace:
-    players = t.players
-    dealt_in = {p.name for p in t.order}
-    contrib = {n: p.live_total + p.ante_total for n, p in players.items() if n in dealt_in}
-    dead = {n: p.dead for n, p in players.items() if n in dealt_in and p.dead}
-    house = sum(e.amount for e in t.of(M.CashDrop))
-    printed_returns: dict[str, int] = defaultdict(int)
+    facts = t.facts
+    # contributions of the players dealt in (the turn order), in the players' order
+    contrib: dict[str, int] = {}
+    dead: dict[str, int] = {}
+    dead_sum = 0
+    top_name = ""
+    top = second = -1  # C1: the largest contribution (its first holder) and the second largest
+    for n, p in t.players.items():
+        if not p.dealt:
+            continue
+        v = p.live_total + p.ante_total
+        contrib[n] = v
+        if p.dead:
+            dead[n] = p.dead
+            dead_sum += p.dead
+        if v > top:
+            top_name, top, second = n, v, top
+        elif v > second:
+            second = v
+    house = 0
+    for cash in t.of(M.CashDrop):
+        house += cash.amount
+    printed_returns: dict[str, int] = {}
     for u in t.of(M.UncalledReturn):
-        printed_returns[u.player] += u.amount
+        printed_returns[u.player] = printed_returns.get(u.player, 0) + u.amount
 
     # C1: the uncalled part of the largest contribution
     expected_returns: dict[str, int] = {}
-    ranked = sorted(contrib.items(), key=lambda kv: -kv[1])
-    if len(ranked) >= 2 and ranked[0][1] > ranked[1][1]:
-        expected_returns[ranked[0][0]] = ranked[0][1] - ranked[1][1]
-    elif len(ranked) == 1 and ranked[0][1] > 0:
-        expected_returns[ranked[0][0]] = ranked[0][1]
-    level = {n: v - expected_returns.get(n, 0) for n, v in contrib.items()}
+    if len(contrib) >= 2 and top > second:
+        expected_returns[top_name] = top - second
+    elif len(contrib) == 1 and top > 0:
+        expected_returns[top_name] = top
+    level = dict(contrib)
+    if expected_returns:
+        level[top_name] -= expected_returns[top_name]
 
     # C2: layers
-    folded = {n for n, p in players.items() if p.folded}
-    if t.facts.pot_boundaries == "allin_boundaries":
-        levels = sorted({level[n] for n, p in players.items() if n in dealt_in and p.all_in and level.get(n, 0) > 0}
-                        | {max(level.values(), default=0)} - {0})  # fmt: skip
+    players = t.players
+    entries = [(n, v, players[n].folded) for n, v in level.items()]
+    if facts.pot_boundaries == "allin_boundaries":
+        bounds = {v for n, v, _ in entries if v > 0 and players[n].all_in}
+        most = max(level.values(), default=0)
+        if most:
+            bounds.add(most)
     else:
-        levels = sorted({v for v in level.values() if v > 0})
+        bounds = {v for v in level.values() if v > 0}
     layers: list[list[Any]] = []
     prev = 0
-    for lev in levels:
-        amount = sum(min(v, lev) - min(v, prev) for v in level.values())
-        who = sum(1 for v in level.values() if v > prev)
-        elig = [n for n in level if n not in folded and level[n] >= lev]
+    for lev in sorted(bounds):
+        amount = who = 0
+        elig = []
+        for n, v, out in entries:
+            if v > prev:  # (a contribution at or below the layer's floor puts nothing in it)
+                who += 1
+                amount += (v if v < lev else lev) - prev
+                if v >= lev and not out:
+                    elig.append(n)
         layers.append([amount, elig, prev, lev, who, 0])
         prev = lev
     # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
-    dead_total = sum(dead.values()) + house
     unattributed = _unattributed_antes(t)
-    dead_total += unattributed
-    live_players = [n for n in contrib if n not in folded]
+    dead_total = dead_sum + house + unattributed
     if dead_total:
-        if layers:
-            layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
-        else:
-            layers.append([dead_total, live_players, 0, 0, 0, dead_total])
+        live_players = [n for n, _, out in entries if not out]
+        layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
     # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
+    merge_all = facts.pot_boundaries == "merge"
     merged: list[list[Any]] = []
     for lay in layers:
         if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
             merged[-1][0] += lay[0]
             continue
-        can_merge = t.facts.pot_boundaries == "merge" or (merged and merged[-1][5] and merged[-1][3] == 0)
-        if merged and can_merge and set(merged[-1][1]) == set(lay[1]):
+        if merged and (merge_all or (merged[-1][5] and merged[-1][3] == 0)) and set(merged[-1][1]) == set(lay[1]):
             m = merged[-1]
             m[0] += lay[0]
             m[3] = lay[3]
@@ -208,10 +245,6 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             m[5] += lay[5]
         else:
             merged.append(list(lay))
-    pots = [
-        Pot("main" if i == 0 else f"side-{i}", a, tuple(_clockwise(t, list(e))), lo, hi, who, d)
-        for i, (a, e, lo, hi, who, d) in enumerate(merged)
-    ]
 
     claims = t.of(M.PotClaim)
     # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
@@ -232,15 +265,30 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         won = sum(c.amount for c in t.of(M.Collect)) - back
         rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
     fees = sum(a for _, a in claim.fees) if claim else 0
-    total_expected = sum(level.values()) + sum(dead.values()) + unattributed
+    total_expected = sum(level.values()) + dead_sum + unattributed
     if t.facts.drop_in_total:
         total_expected += house
-    pt = PotTrace(contrib, dead, house, expected_returns, dict(printed_returns), pots, total_expected, claim,
-                  rake, fees)  # fmt: skip
-    pt.pots = _net(pt, profile)
+    # each pot after rake and fees (see ``_net``): the printed per-pot amounts when the site prints
+    # them and they are possible, otherwise rake and fees taken from the main pot first
+    printed = bool(claim and claim.pots and len(claim.pots) == len(merged)
+                   and all(0 <= n <= lay[0] for (_, n), lay in zip(claim.pots, merged, strict=True)))  # fmt: skip
+    if printed:
+        nets = [n for _, n in claim.pots] if claim else []
+    else:
+        nets = []
+        take = rake + fees
+        for lay in merged:
+            cut = take if take < lay[0] else lay[0]
+            take -= cut
+            nets.append(lay[0] - cut)
+    keys = _seat_keys(t)
+    pots = [
+        Pot("main" if i == 0 else f"side-{i}", a, tuple(_clockwise(t, e, keys)), lo, hi, who, d, net)
+        for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True))
+    ]
+    pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
     pt.boards = boards_by_run(t.of(M.Board))
-    printed = bool(claim and claim.pots and len(claim.pots) == len(pots)
-                   and all(0 <= n <= p.amount for (_, n), p in zip(claim.pots, pots, strict=True)))  # fmt: skip
+    seen = _Seen(shown_cards(t), keys)
     if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
         # the pot less all the rake, and at most the whole pot.
@@ -248,9 +296,9 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         take = rake + pt.fees
         gross = [replace(p, net=p.amount) for p in pt.pots]
         least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
-        pt.paid_high = _award(t, pt, profile, gross, record=False)
-        pt.paid_low = _award(t, pt, profile, least, record=False)
-    pt.expected_paid = _award(t, pt, profile, pt.pots, record=True)
+        pt.paid_high = _award(t, pt, profile, gross, record=False, seen=seen)
+        pt.paid_low = _award(t, pt, profile, least, record=False, seen=seen)
+    pt.expected_paid = _award(t, pt, profile, pt.pots, record=True, seen=seen)
     take = rake + pt.fees
     if (
         take > 0
@@ -263,7 +311,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         # player is owed at most their share of the pots before rake and fees, and at least that
         # less all of the rake and fees (the total is A010's)
         pt.allocation_known = False
-        pt.paid_high = _award(t, pt, profile, [replace(p, net=p.amount) for p in pt.pots], record=False)
+        pt.paid_high = _award(t, pt, profile, [replace(p, net=p.amount) for p in pt.pots], record=False, seen=seen)
         pt.paid_low = {n: max(0, v - take) for n, v in pt.paid_high.items()}
     if t.hand.extras.get("betting") == "unprinted":
         pt.betting_unprinted, pt.decided = True, False
@@ -313,11 +361,35 @@ def _net(pt: PotTrace, profile: Profile) -> list[Pot]:
     return out
 
 
-def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bool) -> dict[str, int]:
+_NOT_YET = object()  # (a hand not evaluated yet: None is an evaluation's "cannot be evaluated")
+
+
+class _Seen:
+    """What every award of one hand reads: the cards shown (:func:`shown_cards`), the seats'
+    odd-chip order (:func:`_seat_keys`), and the hands already evaluated (by player, run and
+    game: a hand contesting several pots, or awarded again for the rake's bounds, is ranked once)."""
+
+    def __init__(self, shown: tuple[dict[str, tuple[str, ...]], set[str]], keys: dict[str, int]) -> None:
+        self.shown, self.mucked = shown
+        self.keys = keys
+        self.high: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
+        self.low: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
+        self.studdraw: dict[tuple[str, ...], Any] = {}
+
+
+def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bool,
+           seen: _Seen | None = None) -> dict[str, int]:  # fmt: skip
     """Award ``pots``; returns what each player should be paid (and, with ``record``, keeps the
-    awards, contenders and notes on ``pt``)."""
+    awards, contenders and notes on ``pt``).  ``seen``: what the hand's other awards computed."""
     h = t.hand
-    shown, mucked = shown_cards(t)
+    if seen is None:
+        seen = _Seen(shown_cards(t), _seat_keys(t))
+    shown, mucked = seen.shown, seen.mucked
+    keys = seen.keys
+
+    def clockwise(names: list[str]) -> list[str]:
+        return _clockwise(t, names, keys)
+
     if record:
         pt.hole = shown
     paid: dict[str, int] = defaultdict(int)
@@ -362,7 +434,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
             if h.runs > 1 and h.game == "draw":
                 won = _draw_runs(t, pot, contenders, profile)
             else:
-                won = award_pot(t, pot, pot.net, contenders, shown, profile, lambda names: _clockwise(t, names))
+                won = award_pot(t, pot, pot.net, contenders, shown, profile, clockwise, seen.studdraw)
             if won is None:
                 if record:
                     pt.decided = False
@@ -386,7 +458,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                     pt.decided = False
                     pt.notes.append(f"{pot.label}: board of run {r} is incomplete")
                 continue
-            won = _award_share(t, pot, r, share, contenders, board, profile, shown)
+            won = _award_share(t, pot, r, share, contenders, board, profile, shown, seen)
             for award in _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance):
                 if record:
                     pt.awards.append(award)
@@ -472,21 +544,39 @@ def _draw_runs(t: Trace, pot: Pot, contenders: list[str], profile: Profile) -> l
 
 
 def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str], board: tuple[str, ...],
-                 profile: Profile, shown: dict[str, tuple[str, ...]]) -> list[Award]:  # fmt: skip
+                 profile: Profile, shown: dict[str, tuple[str, ...]],
+                 seen: _Seen | None = None) -> list[Award]:  # fmt: skip
     game = t.hand.game
-    highs = {n: high_key(game, shown[n], board) for n in contenders}
-    highs = {n: v for n, v in highs.items() if v is not None}  # a hand not fully tabled cannot win
+    if seen is None:
+        seen = _Seen(({}, set()), _seat_keys(t))
+    highs: dict[str, Any] = {}
+    known_highs = seen.high
+    for n in contenders:  # a hand not fully tabled cannot win (its key is None)
+        cards = shown[n]
+        v = known_highs.get((cards, board), _NOT_YET)
+        if v is _NOT_YET:
+            v = known_highs[cards, board] = high_key(game, cards, board)
+        if v is not None:
+            highs[n] = v
     if not highs:
         return []
     best = max(highs.values())
-    hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best]))
-    lows = {n: low_key(game, shown[n], board) for n in contenders} if game in HILO_GAMES else {}
-    lows = {n: v for n, v in lows.items() if v is not None}
+    hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best], seen.keys))
+    lows: dict[str, Any] = {}
+    if game in HILO_GAMES:
+        known_lows = seen.low
+        for n in contenders:
+            cards = shown[n]
+            v = known_lows.get((cards, board), _NOT_YET)
+            if v is _NOT_YET:
+                v = known_lows[cards, board] = low_key(game, cards, board)
+            if v is not None:
+                lows[n] = v
     unit = t.facts.odd_chip_unit
     if not lows:
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)), "best hand")]
     best_low = max(lows.values())
-    lo_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in lows.items() if v == best_low]))
+    lo_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in lows.items() if v == best_low], seen.keys))
     if profile.hilo_identical_even and set(hi_w) == set(lo_w):
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)),
                       "the same hands win high and low")]  # fmt: skip

@@ -110,16 +110,25 @@ def best(keys: dict[str, Any]) -> list[str]:
 
 
 def award_pot(t: Any, pot: Any, amount: int, contenders: list[str], shown: dict[str, tuple[str, ...]],
-              profile: Any, clockwise: Callable[[list[str]], list[str]]) -> list[Any] | None:  # fmt: skip
+              profile: Any, clockwise: Callable[[list[str]], list[str]],
+              evaluated: dict[tuple[str, ...], Any] | None = None) -> list[Any] | None:  # fmt: skip
     """The awards of one contested pot of a stud or draw hand (``pots.Award``), or None when a
-    contender's hand cannot be evaluated (then the award is not judged)."""
+    contender's hand cannot be evaluated (then the award is not judged).  ``evaluated``: the
+    hand's cards already evaluated (a hand contesting several pots is ranked once)."""
     from auditor.replay.pots import Award, split
 
     hand: M.Hand = t.hand
     game = game_key(hand)
     if game is None:
         return None
-    keys = {n: evaluate(game, shown[n]) for n in contenders}
+    if evaluated is None:
+        evaluated = {}
+    keys: dict[str, tuple[Any, Any] | None] = {}
+    for n in contenders:
+        cards = shown[n]
+        if cards not in evaluated:
+            evaluated[cards] = evaluate(game, cards)
+        keys[n] = evaluated[cards]
     if any(v is None for v in keys.values()):
         return None
     highs = {n: v[0] for n, v in keys.items() if v is not None}

@@ -179,7 +179,7 @@ class StudReplay(CompletionMixin, Replay):
         self.min_inc = self.small_bet
         self.full_level = 0
         self.raises = 0
-        self.round_players = sum(1 for pl in self.order if pl.active)
+        self.round_players = self.count_active()
         bring = next((e for e in self.h.events if isinstance(e, M.Post) and e.kind == "bring_in"), None)
         if bring is not None and bring.player in self.players and self.players[bring.player].seated:
             # action starts left of the bring-in, whoever posted it (a wrong bring-in is B012's finding)
