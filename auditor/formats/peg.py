@@ -46,6 +46,8 @@ from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.firstchars import first_chars
 from auditor.formats.pegline import LineRegex, by_fields, compile_line
+from auditor.formats.quick import READERS
+from auditor.formats.quick import plan as quick_plan
 
 if TYPE_CHECKING:
     from parsimonious.grammar import Grammar
@@ -232,7 +234,11 @@ def _head_plan(g: Grammar) -> HeadPlan | None:
     rep = tail[1].members[0]
     if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
         return None
-    return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
+    seat_rx = _std(seat)
+    quick = quick_plan("seat", seat_rx)  # the seat lines' values as one tuple (auditor.formats.quick)
+    if quick is None:
+        return HeadPlan(g["header"], _std(table), seat_rx, compile_line(g["header"]))
+    return HeadPlan(g["header"], _std(table), quick[0], compile_line(g["header"]), quick[1])
 
 
 def _std(r: Regex) -> re.Pattern[str]:
@@ -250,14 +256,19 @@ class HeadPlan:
     table: re.Pattern[str]
     seat: re.Pattern[str]
     header_fast: LineRegex | None = None  # ``header`` as one regex (see pegline), when it translates
+    #: the group numbers of a seat line's values when :mod:`~auditor.formats.quick` reads it
+    #: (``seat`` is then the grammar's seat regex as that module extends it)
+    seat_values: tuple[int, ...] | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
         return by_fields(self)
 
 
 #: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
-#: name, handler name, the expression as one regex (or None: see pegline).
-Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None"]
+#: name, handler name, the expression as one regex (or None: see pegline), and the group numbers
+#: of its handler's values when a reader of :mod:`~auditor.formats.quick` reads it (the regex is
+#: then the rule's regex as that module extends it; or None: the handler reads a groupdict).
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None", "tuple[int, ...] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,10 +283,17 @@ class Dispatch:
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
-        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler, r.fast) for r in lines]
+        cands: list[Candidate] = []
+        for r in lines:
+            quick = quick_plan(r.handler, r.regex) if r.regex is not None else None
+            if quick is None:
+                cands.append((r.prefix, r.regex, r.expr, r.name, r.handler, r.fast, None))
+            else:
+                cands.append((r.prefix, quick[0], r.expr, r.name, r.handler, r.fast, quick[1]))
         # the characters each rule can start with: its literal prefix's first, else what its regex
-        # can start with (firstchars; None: any character)
-        starts = [frozenset(p[0]) if p else first_chars(rx) if rx is not None else None for p, rx, *_ in cands]
+        # can start with (firstchars, read from the grammar's own regex; None: any character)
+        starts = [frozenset(r.prefix[0]) if r.prefix else first_chars(r.regex) if r.regex is not None else None
+                  for r in lines]  # fmt: skip
         firsts = set().union(*(s for s in starts if s is not None))
         by_first = {c: tuple(x for x, s in zip(cands, starts, strict=True) if s is None or c in s) for c in firsts}
         return cls(by_first, tuple(x for x, s in zip(cands, starts, strict=True) if s is None))
@@ -313,7 +331,7 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for prefix, regex, expr, _name, handler, _fast in grammar.dispatch.rules_for(line):
+    for prefix, regex, expr, _name, handler, _fast, _quick in grammar.dispatch.rules_for(line):
         if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
         if regex is not None:
@@ -380,13 +398,14 @@ class PegVisitor:
         d = self.g.dispatch
         by_first, other = d.by_first, d.other
         handlers = HANDLERS
+        readers = READERS
         a = self.a
         for j, line in enumerate(lines):
             if not line:
                 continue
             a.line = first + j
             a.col = 1
-            for prefix, regex, expr, name, handler, fast in by_first.get(line[0], other):
+            for prefix, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
                 if regex is not None:
@@ -395,6 +414,9 @@ class PegVisitor:
                         continue
                     if m.end() != len(line):
                         raise _Slow
+                    if quick is not None:  # the line's values as one tuple (see auditor.formats.quick)
+                        readers[handler](self, m.group(*quick))
+                        break
                     parts: Parts = [(name, m.groupdict())]
                 elif fast is not None:  # the expression as one regex: what parsimonious would give
                     got = fast.match(line)
@@ -445,6 +467,8 @@ class PegVisitor:
             n += 1
         seat = plan.seat
         on_seat = HANDLERS["seat"]
+        values = plan.seat_values
+        read_seat = READERS["seat"]
         while n < len(lines):
             m = seat.match(lines[n])
             if m is None:
@@ -452,7 +476,10 @@ class PegVisitor:
             if m.end() != len(lines[n]):
                 raise _Slow
             a.line, a.col = first + n, 1
-            on_seat(self, [("seat", m.groupdict())], None)
+            if values is not None:
+                read_seat(self, m.group(*values))
+            else:
+                on_seat(self, [("seat", m.groupdict())], None)
             n += 1
         return n
 
@@ -536,10 +563,15 @@ class PegVisitor:
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        rest = g.get("rest") or ""
-        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest))
-        m = _SHOWN.search(rest)
-        self.a.seat_result(g["seat"], g["player"], (g.get("roles") or "") + " " + rest, won, m.group(1) if m else None)
+        self.summary_seat(g["seat"], g["player"], g.get("rest") or "", g.get("roles"))
+
+    def summary_seat(self, seat: str, player: str, rest: str, roles: str | None) -> None:
+        # what the line says was won, and the cards it shows (neither can be there without the
+        # words the patterns start with: the common "folded before Flop" line skips both searches)
+        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest)) if "won" in rest or (
+            "collected" in rest) else ()  # fmt: skip
+        m = _SHOWN.search(rest) if "[" in rest else None
+        self.a.seat_result(seat, player, (roles or "") + " " + rest, won, m.group(1) if m else None)
 
     def on_summary_award(self, parts: Parts, node: Node) -> None:
         """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann
