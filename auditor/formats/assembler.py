@@ -18,7 +18,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor import findings as F
 from auditor import model as M
@@ -27,6 +27,9 @@ from auditor.formats import partial
 from auditor.formats import vocab as V
 from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
+
+if TYPE_CHECKING:
+    from auditor.formats.registry import Registry
 
 
 class ReadFailure(Exception):
@@ -54,11 +57,22 @@ _NEXT_STREET: dict[str, M.Street] = {
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 
+_REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
+
+
+def _registry() -> Registry:
+    """The format registry (an import statement in a function costs ~1.5 us a call: once a hand
+    adds up, issue 16)."""
+    if not _REGISTRY:
+        from auditor.formats.registry import REGISTRY
+
+        _REGISTRY.append(REGISTRY)
+    return _REGISTRY[0]
+
+
 def _dot_thousands(format_name: str) -> bool:
     """Whether the format's export fact ``dot_thousands`` holds ("1.550" is 1,550 chips)."""
-    from auditor.formats.registry import REGISTRY
-
-    fmt = REGISTRY.get(format_name)
+    fmt = _registry().get(format_name)
     return fmt is not None and fmt.facts.dot_thousands
 
 
@@ -165,11 +179,13 @@ class HandAssembler:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
         if f.get("brand"):
-            from auditor.formats.registry import REGISTRY
-
-            fmt = REGISTRY.get(self.format)
-            if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
-                self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+            fmt = _registry().get(self.format)
+            if fmt is not None:
+                brand = str(f["brand"]).lower()
+                for name, facts in fmt.brands.items():
+                    if name.lower() == brand:  # a brand that prints differently (Format.facts_for)
+                        self.export = facts
+                        break
         self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:

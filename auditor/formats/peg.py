@@ -445,8 +445,15 @@ class PegVisitor:
         a = self.a
         if len(lines) < 3:
             raise _Slow
-        if plan.header_fast is not None:  # the header rule as one regex (see pegline)
-            got = plan.header_fast.match(lines[0])
+        fast = plan.header_fast
+        if fast is not None and fast.flat is not None:  # the header rule as one regex, its values merged
+            merged = fast.values(lines[0])
+            if merged is None or merged[0] != len(lines[0]):
+                raise _Slow  # the full parse reports it
+            a.col = 1
+            a.header(merged[1])  # what on_header gives the assembler
+        elif fast is not None:  # the header rule as one regex (see pegline)
+            got = fast.match(lines[0])
             if got is None or got[0] != len(lines[0]):
                 raise _Slow  # the full parse reports it
             a.col = 1
@@ -723,7 +730,6 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
     With ``fast`` the body lines are matched one by one (see :meth:`PegVisitor.read_lines`);
     ``fast=False`` parses the whole hand with parsimonious.  The two give identical results.
     """
-    hid = quick_id(chunk.lines[0] if chunk.lines else "")
     text = chunk.text
     min_decimals = 0
     not_dealt: frozenset[str] = frozenset()
@@ -758,7 +764,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 v.walk(g["hand"].parse(text))
             hand = a.build()  # header amounts (stakes, ante) are converted here: a bad one is P006 too
         except (ParseError, IncompleteParseError) as e:
-            return None, [_p001(chunk, e, hid)]
+            return None, [_p001(chunk, e, _hand_id(chunk))]
         except ReadFailure as e:
             # Chips printed with decimals at a table whose stakes have none (some Winamax
             # tournaments print 292.50 chips): read the hand again in hundredths, so that every
@@ -767,7 +773,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 min_decimals = max(2, e.needed)
                 continue
             return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
-                                              site=chunk.site, hand_id=hid)]  # fmt: skip
+                                              site=chunk.site, hand_id=_hand_id(chunk))]  # fmt: skip
         absent = a.absent_blinds()
         if absent and not not_dealt:
             # a seated player who never appears (moved to the table, not dealt in) was given a
@@ -776,6 +782,12 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
             continue
         break
     return hand, a.findings
+
+
+def _hand_id(chunk: Chunk) -> str | None:
+    """The hand id of a hand that cannot be read, from its first line (read only then: a search
+    of the header line costs ~2 us a hand)."""
+    return quick_id(chunk.lines[0] if chunk.lines else "")
 
 
 def _p001(chunk: Chunk, e: ParseError, hid: str | None) -> Finding:
