@@ -600,10 +600,12 @@ class HandAssembler:
             board, before = V.cards_of(cards), V.cards_of(prior)
             if run is not None and prior:
                 before = self._run_board_before(prior)
-            if any(isinstance(e, M.Board) and e.street == street and e.run == self.run and e.cards == board
-                   and e.board_before == before for e in self.events):  # fmt: skip
-                return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
-            self.add(M.Board, cards=board, board_before=before)
+            board_cls, run_now = M.Board, self.run
+            for e in self.events:
+                if (isinstance(e, board_cls) and e.street == street and e.run == run_now and e.cards == board
+                        and e.board_before == before):  # fmt: skip
+                    return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
+            self.events.append(M.Board(self.line, self.col, street, run_now, board, before))
 
     def _run_board_before(self, prior: str) -> tuple[str, ...]:
         """The board before a numbered run's street marker, and the deal of any of its cards that no
@@ -660,10 +662,10 @@ class HandAssembler:
         """The cards a show or muck line reveals.  Sites that print the best five cards at
         showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
         player then reveals the hole cards they were dealt."""
-        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
-                     for c in e.cards + e.new_cards)  # fmt: skip
         if V.game_of(self.facts.get("game", "")) == "draw":
             return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
+        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
+                     for c in e.cards + e.new_cards)  # fmt: skip
         if self._stud():
             # stud reprints the cards so far on every street: the last line holds them all, and
             # only a line longer than what the show prints (the best five) is the dealt hand
