@@ -15,7 +15,10 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from auditor.formats import vocab as V
 from auditor.formats.peg import HANDLERS, PegGrammar
 from auditor.formats.quick import FIELDS, READERS, plan
 from tests.conftest import FIXTURES, corpus_dir
@@ -104,3 +107,14 @@ def test_the_plan_leaves_what_it_does_not_cover_to_the_handler() -> None:
     # a top-level alternation keeps its meaning (the pattern is wrapped before the group is added)
     alt = plan("muck", re.compile(r"(?P<player>a)|(?P<cards>b)x"))
     assert alt is None or alt[0].fullmatch("a") is not None
+
+
+_CARD = st.sampled_from([r + s for r in ("10", *"23456789TJQKAX") for s in "shdcxX"] + ["X"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_CARD, min_size=1, max_size=7))
+def test_plain_cards_read_as_the_general_reading_does(cards: list[str]) -> None:
+    text = " ".join(cards)
+    assert V._PLAIN_CARDS.fullmatch(text)
+    assert V.cards_of(text) == V._read_cards(text) == tuple(cards)

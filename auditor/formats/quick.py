@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from auditor.formats import vocab as V
+
 if TYPE_CHECKING:
     from auditor.formats.peg import PegVisitor
 
@@ -33,6 +35,7 @@ FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     "action": (("player", "verb"), ("amount", "to", "allin", "cap", "cards", "inc", "by"), ()),
     "post": (("player", "kind"), ("amount", "allin", "live"), ("dead", "straddle_total")),
     "dealt": (("player",), ("cards", "new"), ("redealt",)),
+    "draw": (("player", "n"), ("discards", "pat", "cards", "opens"), ()),
     "street": (("name",), ("cards", "prior"), ()),
     "show": (("player", "cards"), ("desc", "run"), ()),
     "muck": (("player",), ("cards",), ()),
@@ -88,6 +91,13 @@ def _dealt(v: PegVisitor, x: Values) -> None:
     v.a.dealt(player, cards, new)
 
 
+def _draw(v: PegVisitor, x: Values) -> None:
+    player, n, discards, pat, cards, opens = x
+    # the discarded cards printed, not their number (as on_draw)
+    count = len(V.cards_of(discards)) if discards is not None else 0 if pat else int(n)
+    v.a.draw(player, count, cards, opens=opens is not None)
+
+
 def _street(v: PegVisitor, x: Values) -> None:
     name, cards, prior = x
     v.a.street_marker(name, cards, prior)
@@ -135,6 +145,7 @@ READERS: dict[str, Callable[[PegVisitor, Values], None]] = {
     "action": _action,
     "post": _post,
     "dealt": _dealt,
+    "draw": _draw,
     "street": _street,
     "show": _show,
     "muck": _muck,
