@@ -696,8 +696,11 @@ class HandAssembler:
                                      V.pot_label(pot or "pot")))  # fmt: skip
 
     def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
-        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, self.number(seat, "seat number"),
-                                        player, text, won, V.cards_of(cards) if cards else ()))  # fmt: skip
+        # (number's usual case inline: a seat line of each player a hand)
+        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
+        n = int(seat) if ok else self.number(seat, "seat number")
+        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won,
+                                        V.cards_of(cards) if cards else ()))  # fmt: skip
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip

@@ -464,14 +464,12 @@ class PegVisitor:
                 raise _Slow
             self.walk(header)
         first = a.line
-        n = 1
-        for rx, name in ((plan.table, "table"), (plan.seat, "seat")):
-            m = rx.match(lines[n])
-            if m is None or m.end() != len(lines[n]):
-                raise _Slow
-            a.line, a.col = first + n, 1
-            HANDLERS[name](self, [(name, m.groupdict())], None)
-            n += 1
+        m = plan.table.match(lines[1])
+        if m is None or m.end() != len(lines[1]):
+            raise _Slow
+        a.line, a.col = first + 1, 1
+        HANDLERS["table"](self, [("table", m.groupdict())], None)
+        n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
         on_seat = HANDLERS["seat"]
         values = plan.seat_values
@@ -488,6 +486,8 @@ class PegVisitor:
             else:
                 on_seat(self, [("seat", m.groupdict())], None)
             n += 1
+        if n == 2:
+            raise _Slow  # no seat line: the full parse reports it
         return n
 
     # -- handlers: one per line rule name
