@@ -19,7 +19,9 @@ parsed whole by parsimonious, so errors are reported as the grammar reports them
 ``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.  In the fast
 path a line is tried only against the rules whose regex can start with its first character
 (``firstchars``), and rules that are not one regex (the header, ``total``) are matched as one regex
-derived from the grammar (``pegline``), not by parsimonious.
+derived from the grammar (``pegline``), not by parsimonious.  The most frequent one-regex rules hand
+their values to a reader of :mod:`~auditor.formats.quick` as one tuple (group numbers derived from
+the rule's regex) instead of a groupdict in a parts list; each reader does what its handler does.
 
 Why one module of ~570 lines: grammar composition, the line matcher and the visitor's
 handlers form one contract (the group names of ``GROUPS_READ``).
