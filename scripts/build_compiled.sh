@@ -32,6 +32,7 @@ MODULES=(
   auditor/formats/vocab
   auditor/formats/pegline
   auditor/formats/peg
+  auditor/formats/quick
 )
 clean() {
   for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done

@@ -30,6 +30,7 @@ HOT = (
     "auditor.formats.vocab",
     "auditor.formats.pegline",
     "auditor.formats.peg",
+    "auditor.formats.quick",
 )
 
 

@@ -18,7 +18,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor import findings as F
 from auditor import model as M
@@ -27,6 +27,9 @@ from auditor.formats import partial
 from auditor.formats import vocab as V
 from auditor.formats.facts import ExportFacts
 from auditor.formats.money import MONEY_SIGN, AmountError, currency_of, has_decimals, to_minor
+
+if TYPE_CHECKING:
+    from auditor.formats.registry import Registry
 
 
 class ReadFailure(Exception):
@@ -54,11 +57,22 @@ _NEXT_STREET: dict[str, M.Street] = {
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 
+_REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
+
+
+def _registry() -> Registry:
+    """The format registry (an import statement in a function costs ~1.5 us a call: once a hand
+    adds up, issue 16)."""
+    if not _REGISTRY:
+        from auditor.formats.registry import REGISTRY
+
+        _REGISTRY.append(REGISTRY)
+    return _REGISTRY[0]
+
+
 def _dot_thousands(format_name: str) -> bool:
     """Whether the format's export fact ``dot_thousands`` holds ("1.550" is 1,550 chips)."""
-    from auditor.formats.registry import REGISTRY
-
-    fmt = REGISTRY.get(format_name)
+    fmt = _registry().get(format_name)
     return fmt is not None and fmt.facts.dot_thousands
 
 
@@ -103,6 +117,7 @@ class HandAssembler:
         # betting (see _next_street_by_betting); the event index where each inferred street began
         self.unmarked = False
         self.street_starts: list[tuple[M.Street, int]] = []
+        self.derived_posts = False  # a forced bet was derived (see forced_bets, absent_blinds)
 
     def read_guarded(self, read: Callable[[HandAssembler, Any], M.Hand | None],
                      chunk: Any) -> tuple[M.Hand | None, list[Finding]]:  # fmt: skip
@@ -164,11 +179,13 @@ class HandAssembler:
             self.decimals = int(f["decimals"])
         self.decimals = max(self.decimals, self.min_decimals)
         if f.get("brand"):
-            from auditor.formats.registry import REGISTRY
-
-            fmt = REGISTRY.get(self.format)
-            if fmt is not None and any(b.lower() == str(f["brand"]).lower() for b in fmt.brands):
-                self.export = fmt.facts_for(str(f["brand"]))  # a brand that prints differently
+            fmt = _registry().get(self.format)
+            if fmt is not None:
+                brand = str(f["brand"]).lower()
+                for name, facts in fmt.brands.items():
+                    if name.lower() == brand:  # a brand that prints differently (Format.facts_for)
+                        self.export = facts
+                        break
         self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:
@@ -189,6 +206,8 @@ class HandAssembler:
     def absent_blinds(self) -> frozenset[str]:
         """Players given a derived forced bet who appear on no line of the hand and had chips left:
         seated but not dealt in (a player just moved to the table)."""
+        if not self.derived_posts:
+            return frozenset()  # (no forced bet was derived: nothing to look for)
         derived = {e.player for e in self.events if isinstance(e, M.Post) and e.derived and not e.all_in}
         if not derived:
             return frozenset()
@@ -248,20 +267,14 @@ class HandAssembler:
             last = self.events[-1]
             if isinstance(last, M.Post):
                 self.events[-1] = replace(last, derived=True)
+                self.derived_posts = True
         self.line = saved
 
     def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
         status = status.lower()
-        self.seats.append(
-            M.Seat(
-                seat=self.number(seat, "seat number"),
-                player=player,
-                stack=self.amt(stack),
-                line=self.line,
-                bounty=self.money(bounty) if bounty else None,
-                sitting_out="sitting out" in status or "out of hand" in status,
-            )
-        )
+        self.seats.append(M.Seat(self.number(seat, "seat number"), player, self.amt(stack), self.line,
+                                 self.money(bounty) if bounty else None,
+                                 "sitting out" in status or "out of hand" in status))  # fmt: skip
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
@@ -317,7 +330,7 @@ class HandAssembler:
             if not bb:  # stakes not in the header (PartyPoker prints the table's buy-in): the big blind posted
                 bb = max((e.amount for e in self.events if isinstance(e, M.Post) and e.kind == "big_blind"), default=0)
             self.street_bet[player] = self.street_bet.get(player, 0) + min(amount, bb or amount)
-        self.add(M.Post, player=player, kind=kind, amount=amount, all_in=all_in)
+        self.events.append(M.Post(self.line, self.col, self.street, self.run, player, kind, amount, all_in))
 
     def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
                cap: bool = False, cards: str | None = None, increment: str | None = None,
@@ -326,7 +339,8 @@ class HandAssembler:
         ``calls A`` and ``bets A`` add A to the street total, ``raises A to B`` makes it B;
         ``increment`` is a raise printed as the chips put in (888 ``raises [A]``: the total is prev + A);
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
-        self.forced_bets()
+        if self.forced_pending:
+            self.forced_bets()
         verb = verb.lower()
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
@@ -337,12 +351,12 @@ class HandAssembler:
             self._wager_by(player, verb, self.amt(by), all_in)
             return
         if verb.startswith("fold"):
-            self.add(M.Action, player=player, kind="fold")
+            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
             if cards:
                 self.add(M.Muck, player=player, cards=V.cards_of(cards))
             return
         if verb.startswith("check"):
-            self.add(M.Action, player=player, kind="check")
+            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
             return
         kind: M.ActionKind
         printed: int | None = None
@@ -408,8 +422,8 @@ class HandAssembler:
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
         self.street_bet[player] = to_total
-        self.add(M.Action, player=player, kind=kind, increment=inc, to=to_total, printed=printed,
-                 all_in=all_in, cap_reached=cap)  # fmt: skip
+        self.events.append(M.Action(self.line, self.col, self.street, self.run, player, kind, inc, to_total, printed,
+                                    all_in, cap))  # fmt: skip
 
     def _wager_by(self, player: str, verb: str, inc: int, all_in: bool) -> None:
         prev = self.street_bet.get(player, 0)
@@ -518,18 +532,20 @@ class HandAssembler:
         amount = self.amt(amount_text)
         if player in self.street_bet:
             self.street_bet[player] -= amount
-        self.add(M.UncalledReturn, player=player, amount=amount)
+        self.events.append(M.UncalledReturn(self.line, self.col, self.street, self.run, player, amount))
 
     # -- cards and streets
     def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
-        self.forced_bets()
+        if self.forced_pending:
+            self.forced_bets()
         if self.unmarked and self._stud():
             # stud with no street markers: cards dealt after the street's betting open the next street
             start = self.street_starts[-1][1] if self.street_starts else 0
             if any(isinstance(e, M.Action) or (isinstance(e, M.Post) and e.kind == "bring_in")
                    for e in self.events[start:]):  # fmt: skip
                 self._begin_inferred_street(_NEXT_STREET.get(self.street))
-        self.add(M.HoleCards, player=player, cards=V.cards_of(cards), new_cards=V.cards_of(new))
+        self.events.append(M.HoleCards(self.line, self.col, self.street, self.run, player, V.cards_of(cards),
+                                       V.cards_of(new) if new else ()))  # fmt: skip
 
     def redealt(self, player: str, cards: str) -> None:
         """A draw's whole new hand (OnGame "New hand for Hero: [8h, 9h, 6s, Ah, Jh]" after "Hero
@@ -559,7 +575,8 @@ class HandAssembler:
             return
         if self.export.stud_streets_one_early and self._stud() and street in _NEXT_STREET:
             street = _NEXT_STREET[street]  # "*** 3RD STREET ***" deals the fourth card (Kings Club)
-        self.forced_bets()
+        if self.forced_pending:
+            self.forced_bets()
         if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False
         elif self._stud() and name.strip().upper() == "HOLE CARDS":
@@ -583,10 +600,12 @@ class HandAssembler:
             board, before = V.cards_of(cards), V.cards_of(prior)
             if run is not None and prior:
                 before = self._run_board_before(prior)
-            if any(isinstance(e, M.Board) and e.street == street and e.run == self.run and e.cards == board
-                   and e.board_before == before for e in self.events):  # fmt: skip
-                return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
-            self.add(M.Board, cards=board, board_before=before)
+            board_cls, run_now = M.Board, self.run
+            for e in self.events:
+                if (isinstance(e, board_cls) and e.street == street and e.run == run_now and e.cards == board
+                        and e.board_before == before):  # fmt: skip
+                    return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
+            self.events.append(M.Board(self.line, self.col, street, run_now, board, before))
 
     def _run_board_before(self, prior: str) -> tuple[str, ...]:
         """The board before a numbered run's street marker, and the deal of any of its cards that no
@@ -643,10 +662,10 @@ class HandAssembler:
         """The cards a show or muck line reveals.  Sites that print the best five cards at
         showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
         player then reveals the hole cards they were dealt."""
-        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
-                     for c in e.cards + e.new_cards)  # fmt: skip
         if V.game_of(self.facts.get("game", "")) == "draw":
             return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
+        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
+                     for c in e.cards + e.new_cards)  # fmt: skip
         if self._stud():
             # stud reprints the cards so far on every street: the last line holds them all, and
             # only a line longer than what the show prints (the best five) is the dealt hand
@@ -673,22 +692,21 @@ class HandAssembler:
 
     # -- results
     def collect(self, player: str, amount_text: str, pot: str | None = None) -> None:
-        self.add(M.Collect, player=player, amount=self.amt(amount_text), pot=V.pot_label(pot or "pot"))
+        self.events.append(M.Collect(self.line, self.col, self.street, self.run, player, self.amt(amount_text),
+                                     V.pot_label(pot or "pot")))  # fmt: skip
 
     def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
-        self.add(
-            M.SeatResult,
-            seat=self.number(seat, "seat number"),
-            player=player,
-            text=text,
-            won=won,
-            cards=V.cards_of(cards),
-        )
+        # (number's usual case inline: a seat line of each player a hand)
+        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
+        n = int(seat) if ok else self.number(seat, "seat number")
+        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won,
+                                        V.cards_of(cards) if cards else ()))  # fmt: skip
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
         """The summary's money claims; ``unit``: the precision of the printed total (see PotClaim)."""
-        early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"]
+        early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"] if (
+            self.street == "summary" and not pots) else []  # fmt: skip
         if self.street == "summary" and early and not pots:
             # "Total pot" lines printed before the summary (Chico: "Total pot 1.26 | Rake 0.22" after
             # the betting, each side pot's; a line may be printed twice): the summary's total is the
@@ -696,7 +714,7 @@ class HandAssembler:
             sides = list(dict.fromkeys(e.total for e in early))
             pots = (("main", total), *((f"side-{i}", v) for i, v in enumerate(sides, start=1)))
             total += sum(sides)
-        self.add(M.PotClaim, total=total, pots=pots, rake=rake, fees=fees, unit=unit)
+        self.events.append(M.PotClaim(self.line, self.col, self.street, self.run, total, pots, rake, fees, unit))
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
         self.add(M.CashOut, player=player, amount=self.amt(amount), fee=self.amt(fee) if fee else None,

@@ -319,6 +319,7 @@ class Reader:
         line = line_of(h)
         a.events[0:0] = [M.Post(line=line, col=1, street="preflop", run=1, player=p, kind="ante", amount=amount,
                                 all_in=False, derived=True) for p in dealt]  # fmt: skip
+        a.derived_posts = True
         # these exports print each stack after the ante was taken (an all-in puts in the printed
         # stack and no more): the stack at the start of the hand had the ante too
         a.seats = [replace(s, stack=s.stack + amount) if s.player in dealt else s for s in a.seats]

@@ -299,6 +299,7 @@ class Reader:
             a.events.insert(at + 1, M.Post(line=post.line, col=post.col, street=post.street, run=post.run,
                                            player=player, kind="dead_small_blind", amount=sb, all_in=False,
                                            derived=True))  # fmt: skip
+            a.derived_posts = True
 
     def _step(self, a: HandAssembler, t: str, player: str, value: str | None, e: ET.Element, folded: set[str],
               totals: bool) -> None:  # fmt: skip

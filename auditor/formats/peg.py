@@ -19,7 +19,9 @@ parsed whole by parsimonious, so errors are reported as the grammar reports them
 ``tests/test_fast_path.py`` checks both paths agree on every fixture and corpus hand.  In the fast
 path a line is tried only against the rules whose regex can start with its first character
 (``firstchars``), and rules that are not one regex (the header, ``total``) are matched as one regex
-derived from the grammar (``pegline``), not by parsimonious.
+derived from the grammar (``pegline``), not by parsimonious.  The most frequent one-regex rules hand
+their values to a reader of :mod:`~auditor.formats.quick` as one tuple (group numbers derived from
+the rule's regex) instead of a groupdict in a parts list; each reader does what its handler does.
 
 Why one module of ~570 lines: grammar composition, the line matcher and the visitor's
 handlers form one contract (the group names of ``GROUPS_READ``).
@@ -46,6 +48,8 @@ from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.firstchars import first_chars
 from auditor.formats.pegline import LineRegex, by_fields, compile_line
+from auditor.formats.quick import READERS
+from auditor.formats.quick import plan as quick_plan
 
 if TYPE_CHECKING:
     from parsimonious.grammar import Grammar
@@ -232,7 +236,11 @@ def _head_plan(g: Grammar) -> HeadPlan | None:
     rep = tail[1].members[0]
     if tuple(getattr(rep, "members", ())) != (g["nl"], seat):
         return None
-    return HeadPlan(g["header"], _std(table), _std(seat), compile_line(g["header"]))
+    seat_rx = _std(seat)
+    quick = quick_plan("seat", seat_rx)  # the seat lines' values as one tuple (auditor.formats.quick)
+    if quick is None:
+        return HeadPlan(g["header"], _std(table), seat_rx, compile_line(g["header"]))
+    return HeadPlan(g["header"], _std(table), quick[0], compile_line(g["header"]), quick[1])
 
 
 def _std(r: Regex) -> re.Pattern[str]:
@@ -250,14 +258,19 @@ class HeadPlan:
     table: re.Pattern[str]
     seat: re.Pattern[str]
     header_fast: LineRegex | None = None  # ``header`` as one regex (see pegline), when it translates
+    #: the group numbers of a seat line's values when :mod:`~auditor.formats.quick` reads it
+    #: (``seat`` is then the grammar's seat regex as that module extends it)
+    seat_values: tuple[int, ...] | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
         return by_fields(self)
 
 
 #: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
-#: name, handler name, the expression as one regex (or None: see pegline).
-Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None"]
+#: name, handler name, the expression as one regex (or None: see pegline), and the group numbers
+#: of its handler's values when a reader of :mod:`~auditor.formats.quick` reads it (the regex is
+#: then the rule's regex as that module extends it; or None: the handler reads a groupdict).
+Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None", "tuple[int, ...] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,10 +285,17 @@ class Dispatch:
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
-        cands = [(r.prefix, r.regex, r.expr, r.name, r.handler, r.fast) for r in lines]
+        cands: list[Candidate] = []
+        for r in lines:
+            quick = quick_plan(r.handler, r.regex) if r.regex is not None else None
+            if quick is None:
+                cands.append((r.prefix, r.regex, r.expr, r.name, r.handler, r.fast, None))
+            else:
+                cands.append((r.prefix, quick[0], r.expr, r.name, r.handler, r.fast, quick[1]))
         # the characters each rule can start with: its literal prefix's first, else what its regex
-        # can start with (firstchars; None: any character)
-        starts = [frozenset(p[0]) if p else first_chars(rx) if rx is not None else None for p, rx, *_ in cands]
+        # can start with (firstchars, read from the grammar's own regex; None: any character)
+        starts = [frozenset(r.prefix[0]) if r.prefix else first_chars(r.regex) if r.regex is not None else None
+                  for r in lines]  # fmt: skip
         firsts = set().union(*(s for s in starts if s is not None))
         by_first = {c: tuple(x for x, s in zip(cands, starts, strict=True) if s is None or c in s) for c in firsts}
         return cls(by_first, tuple(x for x, s in zip(cands, starts, strict=True) if s is None))
@@ -313,7 +333,7 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for prefix, regex, expr, _name, handler, _fast in grammar.dispatch.rules_for(line):
+    for prefix, regex, expr, _name, handler, _fast, _quick in grammar.dispatch.rules_for(line):
         if handler == "unknown" or (prefix and not line.startswith(prefix)):
             continue
         if regex is not None:
@@ -380,13 +400,14 @@ class PegVisitor:
         d = self.g.dispatch
         by_first, other = d.by_first, d.other
         handlers = HANDLERS
+        readers = READERS
         a = self.a
         for j, line in enumerate(lines):
             if not line:
                 continue
             a.line = first + j
             a.col = 1
-            for prefix, regex, expr, name, handler, fast in by_first.get(line[0], other):
+            for prefix, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
                 if regex is not None:
@@ -395,6 +416,9 @@ class PegVisitor:
                         continue
                     if m.end() != len(line):
                         raise _Slow
+                    if quick is not None:  # the line's values as one tuple (see auditor.formats.quick)
+                        readers[handler](self, m.group(*quick))
+                        break
                     parts: Parts = [(name, m.groupdict())]
                 elif fast is not None:  # the expression as one regex: what parsimonious would give
                     got = fast.match(line)
@@ -423,8 +447,15 @@ class PegVisitor:
         a = self.a
         if len(lines) < 3:
             raise _Slow
-        if plan.header_fast is not None:  # the header rule as one regex (see pegline)
-            got = plan.header_fast.match(lines[0])
+        fast = plan.header_fast
+        if fast is not None and fast.flat is not None:  # the header rule as one regex, its values merged
+            merged = fast.values(lines[0])
+            if merged is None or merged[0] != len(lines[0]):
+                raise _Slow  # the full parse reports it
+            a.col = 1
+            a.header(merged[1])  # what on_header gives the assembler
+        elif fast is not None:  # the header rule as one regex (see pegline)
+            got = fast.match(lines[0])
             if got is None or got[0] != len(lines[0]):
                 raise _Slow  # the full parse reports it
             a.col = 1
@@ -435,16 +466,16 @@ class PegVisitor:
                 raise _Slow
             self.walk(header)
         first = a.line
-        n = 1
-        for rx, name in ((plan.table, "table"), (plan.seat, "seat")):
-            m = rx.match(lines[n])
-            if m is None or m.end() != len(lines[n]):
-                raise _Slow
-            a.line, a.col = first + n, 1
-            HANDLERS[name](self, [(name, m.groupdict())], None)
-            n += 1
+        m = plan.table.match(lines[1])
+        if m is None or m.end() != len(lines[1]):
+            raise _Slow
+        a.line, a.col = first + 1, 1
+        HANDLERS["table"](self, [("table", m.groupdict())], None)
+        n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
         on_seat = HANDLERS["seat"]
+        values = plan.seat_values
+        read_seat = READERS["seat"]
         while n < len(lines):
             m = seat.match(lines[n])
             if m is None:
@@ -452,8 +483,13 @@ class PegVisitor:
             if m.end() != len(lines[n]):
                 raise _Slow
             a.line, a.col = first + n, 1
-            on_seat(self, [("seat", m.groupdict())], None)
+            if values is not None:
+                read_seat(self, m.group(*values))
+            else:
+                on_seat(self, [("seat", m.groupdict())], None)
             n += 1
+        if n == 2:
+            raise _Slow  # no seat line: the full parse reports it
         return n
 
     # -- handlers: one per line rule name
@@ -536,10 +572,15 @@ class PegVisitor:
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        rest = g.get("rest") or ""
-        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest))
-        m = _SHOWN.search(rest)
-        self.a.seat_result(g["seat"], g["player"], (g.get("roles") or "") + " " + rest, won, m.group(1) if m else None)
+        self.summary_seat(g["seat"], g["player"], g.get("rest") or "", g.get("roles"))
+
+    def summary_seat(self, seat: str, player: str, rest: str, roles: str | None) -> None:
+        # what the line says was won, and the cards it shows (neither can be there without the
+        # words the patterns start with: the common "folded before Flop" line skips both searches)
+        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest)) if "won" in rest or (
+            "collected" in rest) else ()  # fmt: skip
+        m = _SHOWN.search(rest) if "[" in rest else None
+        self.a.seat_result(seat, player, (roles or "") + " " + rest, won, m.group(1) if m else None)
 
     def on_summary_award(self, parts: Parts, node: Node) -> None:
         """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann
@@ -691,7 +732,6 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
     With ``fast`` the body lines are matched one by one (see :meth:`PegVisitor.read_lines`);
     ``fast=False`` parses the whole hand with parsimonious.  The two give identical results.
     """
-    hid = quick_id(chunk.lines[0] if chunk.lines else "")
     text = chunk.text
     min_decimals = 0
     not_dealt: frozenset[str] = frozenset()
@@ -726,7 +766,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 v.walk(g["hand"].parse(text))
             hand = a.build()  # header amounts (stakes, ante) are converted here: a bad one is P006 too
         except (ParseError, IncompleteParseError) as e:
-            return None, [_p001(chunk, e, hid)]
+            return None, [_p001(chunk, e, _hand_id(chunk))]
         except ReadFailure as e:
             # Chips printed with decimals at a table whose stakes have none (some Winamax
             # tournaments print 292.50 chips): read the hand again in hundredths, so that every
@@ -735,7 +775,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 min_decimals = max(2, e.needed)
                 continue
             return None, [*a.findings, F.make(e.code, chunk.path, e.line, e.col, e.message,
-                                              site=chunk.site, hand_id=hid)]  # fmt: skip
+                                              site=chunk.site, hand_id=_hand_id(chunk))]  # fmt: skip
         absent = a.absent_blinds()
         if absent and not not_dealt:
             # a seated player who never appears (moved to the table, not dealt in) was given a
@@ -744,6 +784,12 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
             continue
         break
     return hand, a.findings
+
+
+def _hand_id(chunk: Chunk) -> str | None:
+    """The hand id of a hand that cannot be read, from its first line (read only then: a search
+    of the header line costs ~2 us a hand)."""
+    return quick_id(chunk.lines[0] if chunk.lines else "")
 
 
 def _p001(chunk: Chunk, e: ParseError, hid: str | None) -> Finding:

@@ -92,9 +92,27 @@ class LineRegex:
     regex: Any  # regex.Pattern[str], or re.Pattern[str] when no terminal is repeated (see compile_line)
     terminals: tuple[_Terminal, ...]
     repeated: bool = False  # a terminal inside a repetition (its rounds need ``regex``'s ``spans``)
+    #: every terminal's (group name, group number), in the tree's order, when no terminal repeats:
+    #: what :meth:`values` reads (None: the rule has repetitions)
+    flat: tuple[tuple[str, int], ...] | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return by_fields(self)
+
+    def values(self, line: str) -> tuple[int, dict[str, Any]] | None:
+        """``(end, values)``: the values of every terminal's groups that took part, merged in the
+        tree's order (a later terminal's value of a name replaces an earlier one's), which is what
+        a handler that merges :meth:`match`'s parts gives (the header's); None as for :meth:`match`.
+        Only for a rule with no repetition (``flat``)."""
+        m = self.regex.match(line)
+        if m is None:
+            return None
+        out: dict[str, Any] = {}
+        for name, group in self.flat or ():
+            v = m.group(group)
+            if v is not None:
+                out[name] = v
+        return m.end(), out
 
     def match(self, line: str) -> tuple[int, Parts] | None:
         """``(end, parts)`` as ``expr.match(line)`` and ``_regex_parts`` give them, or None where
@@ -237,7 +255,10 @@ def compile_line(expr: Any) -> LineRegex | None:
         with contextlib.suppress(re.error, RecursionError):
             compiled = re.compile(pattern)
     index = compiled.groupindex
-    return LineRegex(compiled, tuple(
+    terms = tuple(
         _Terminal(name, index[tag], names, tuple(index[f"{tag}_{n}"] for n in names), repeated, own, rounds)
         for name, tag, names, repeated, own, rounds in terminals
-    ), repeated)  # fmt: skip
+    )
+    flat = None if any(t.repeated for t in terms) else tuple(
+        (n, g) for t in terms for n, g in zip(t.names, t.groups, strict=True))  # fmt: skip
+    return LineRegex(compiled, terms, repeated, flat)

@@ -299,6 +299,8 @@ _ONE_CARD = re.compile(r"(?:10|[2-9TJQKA])[shdc]")
 _SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
 _DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
 _UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
+#: canonical cards (``_CANONICAL_CARD``) separated by single spaces: read as they are (issue 16)
+_PLAIN_CARDS = re.compile(r"(?:(?:10|[2-9TJQKAX])[shdcxX]|X)(?: (?:(?:10|[2-9TJQKAX])[shdcxX]|X))*")
 
 
 @lru_cache(maxsize=4096)
@@ -309,6 +311,13 @@ def cards_of(text: str | None) -> tuple[str, ...]:
     Chico's 2012 skins) is written in lower case; localised ranks and suits are translated."""
     if not text:
         return ()
+    if _PLAIN_CARDS.fullmatch(text):  # the usual "Ah Kd 7c": what _read_cards gives (tests/test_quick.py)
+        return tuple(text.split(" "))
+    return _read_cards(text)
+
+
+def _read_cards(text: str) -> tuple[str, ...]:
+    """:func:`cards_of` of any printed list but the plain one."""
     if _DASHED.fullmatch(text.strip()):  # "6d - 8d - 9h" (Entraction)
         return tuple(text.strip().split(" - "))
     if text.startswith("["):  # "[T h][9 s]", "[qs][2s]" (PKR): one card a bracket, spaced or in lower case
