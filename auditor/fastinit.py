@@ -10,6 +10,11 @@ the signature (names, order, defaults, keyword use), ``__eq__``, ``__hash__``, `
 Only classes this module fully understands are changed (frozen, slotted, every field set by
 ``__init__``, no ``__post_init__``, no ``InitVar``, no keyword-only field); any other is left as it
 is.  ``tests/test_fastinit.py`` checks the result against the dataclass's own ``__init__``.
+
+A class compiled by mypyc (``auditor/model.py`` in the compiled build) is a native class whose
+attributes are getset descriptors of the class, and whose ``__init__`` is still the interpreted one
+``dataclasses`` writes (mypyc compiles only the methods written in the source): it gets the same
+treatment through those descriptors, which also check each value's type as the native class does.
 """
 
 from __future__ import annotations
@@ -22,6 +27,14 @@ _NO_DEFAULT = dataclasses.MISSING
 
 def _slot_setters(cls: type) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
+    native = cls.__dict__.get("__mypyc_attrs__")
+    if native is not None:  # compiled by mypyc: every attribute is a getset descriptor of the class itself
+        for name in native:
+            d = cls.__dict__.get(name)
+            if d is None or not hasattr(d, "__set__"):
+                return None
+            out[name] = d.__set__
+        return out
     for klass in cls.__mro__:
         for name in klass.__dict__.get("__slots__", ()):
             d = klass.__dict__.get(name)
@@ -35,7 +48,8 @@ def speed_up(cls: type) -> bool:
     """Give the frozen slotted dataclass ``cls`` the descriptor-setting ``__init__``; returns whether
     it did (False: the class is left unchanged)."""
     params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+    slotted = "__slots__" in cls.__dict__ or "__mypyc_attrs__" in cls.__dict__  # (a mypyc class has no __slots__)
+    if params is None or not params.frozen or not slotted or hasattr(cls, "__post_init__"):
         return False
     fields = dataclasses.fields(cls)
     setters = _slot_setters(cls)

@@ -22,8 +22,8 @@ Conventions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
 from auditor.fastinit import speed_up
 
@@ -78,6 +78,12 @@ TableEventKind = Literal[
 ]
 
 
+def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A model object's ``__reduce__``: rebuilt through its constructor.  The compiled build's
+    classes (mypyc) unpickle by setting attributes, which a frozen class refuses."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of every event: where it was printed and under which street."""
@@ -86,6 +92,9 @@ class Event:
     col: int
     street: Street
     run: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +261,9 @@ class Seat:
     bounty: int | None = None
     sitting_out: bool = False
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
 
 Game = Literal[
     "holdem",
@@ -314,6 +326,9 @@ class Hand:
     def is_tournament(self) -> bool:
         return self.tournament_id is not None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
 
 def _fields(e: Event) -> dict[str, object]:
     """An event's fields; ``derived`` only when set (printed posts read as before)."""
@@ -327,7 +342,7 @@ def _fields(e: Event) -> dict[str, object]:
 
 def as_dict(hand: Hand) -> dict[str, object]:
     """A JSON-ready view of a hand: header facts, seats, and events tagged with their type."""
-    from dataclasses import asdict, fields
+    from dataclasses import asdict
 
     out: dict[str, object] = {f.name: getattr(hand, f.name) for f in fields(hand) if f.name not in ("seats", "events")}
     out["seats"] = [asdict(s) for s in hand.seats]
@@ -344,6 +359,8 @@ def _event_dict(e: Event) -> dict[str, object]:
 
 # Events are built ~30 times a hand: each frozen class gets an ``__init__`` that sets its slots
 # through their descriptors (same signature, same result, half the cost; see auditor/fastinit.py).
+# In the compiled build (mypyc) too: the ``__init__`` of a native dataclass is still the interpreted
+# one ``dataclasses`` writes, and the descriptors are the native class's own.
 for _cls in [c for c in list(globals().values()) if isinstance(c, type) and c.__module__ == __name__]:
     if hasattr(_cls, "__dataclass_fields__"):
         speed_up(_cls)
