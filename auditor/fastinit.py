@@ -10,11 +10,6 @@ the signature (names, order, defaults, keyword use), ``__eq__``, ``__hash__``, `
 Only classes this module fully understands are changed (frozen, slotted, every field set by
 ``__init__``, no ``__post_init__``, no ``InitVar``, no keyword-only field); any other is left as it
 is.  ``tests/test_fastinit.py`` checks the result against the dataclass's own ``__init__``.
-
-A class compiled by mypyc (``auditor/model.py`` in the compiled build) is a native class whose
-attributes are getset descriptors of the class, and whose ``__init__`` is still the interpreted one
-``dataclasses`` writes (mypyc compiles only the methods written in the source): it gets the same
-treatment through those descriptors, which also check each value's type as the native class does.
 """
 
 from __future__ import annotations
@@ -27,14 +22,6 @@ _NO_DEFAULT = dataclasses.MISSING
 
 def _slot_setters(cls: type) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
-    native = cls.__dict__.get("__mypyc_attrs__")
-    if native is not None:  # compiled by mypyc: every attribute is a getset descriptor of the class itself
-        for name in native:
-            d = cls.__dict__.get(name)
-            if d is None or not hasattr(d, "__set__"):
-                return None
-            out[name] = d.__set__
-        return out
     for klass in cls.__mro__:
         for name in klass.__dict__.get("__slots__", ()):
             d = klass.__dict__.get(name)
@@ -44,12 +31,33 @@ def _slot_setters(cls: type) -> dict[str, Any] | None:
     return out
 
 
+def refuse_assignment(self: object, name: str, value: object) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def refuse_deletion(self: object, name: str) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def freeze(cls: type) -> None:
+    """Make instances of the dataclass ``cls`` refuse assignment and deletion as a frozen
+    dataclass's do (``FrozenInstanceError``), for a class declared ``unsafe_hash=True`` instead of
+    ``frozen=True`` so that its own ``__init__`` may set its fields: mypyc compiles such an
+    ``__init__`` to native stores, which this ``__setattr__``, installed after the class is made,
+    does not see (see ``auditor/model.py``)."""
+    type.__setattr__(cls, "__setattr__", refuse_assignment)
+    type.__setattr__(cls, "__delattr__", refuse_deletion)
+
+
+def _frozen(cls: type, params: Any) -> bool:
+    return bool(params.frozen) or cls.__dict__.get("__setattr__") is refuse_assignment
+
+
 def speed_up(cls: type) -> bool:
-    """Give the frozen slotted dataclass ``cls`` the descriptor-setting ``__init__``; returns whether
-    it did (False: the class is left unchanged)."""
+    """Give the frozen slotted dataclass ``cls`` (frozen by ``frozen=True`` or by :func:`freeze`) the
+    descriptor-setting ``__init__``; returns whether it did (False: the class is left unchanged)."""
     params = getattr(cls, "__dataclass_params__", None)
-    slotted = "__slots__" in cls.__dict__ or "__mypyc_attrs__" in cls.__dict__  # (a mypyc class has no __slots__)
-    if params is None or not params.frozen or not slotted or hasattr(cls, "__post_init__"):
+    if params is None or not _frozen(cls, params) or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         return False
     fields = dataclasses.fields(cls)
     setters = _slot_setters(cls)
