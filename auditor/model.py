@@ -60,6 +60,8 @@ PostKind = Literal[
 
 ActionKind = Literal["fold", "check", "call", "bet", "raise", "complete"]
 
+CashOutKind = Literal["cash_out", "insurance"]
+
 TableEventKind = Literal[
     "sitting_out",
     "sits_out",
@@ -331,7 +333,7 @@ class CashOut(Event):
     player: str
     amount: int
     fee: int | None = None
-    kind: Literal["cash_out", "insurance"] = "cash_out"
+    kind: CashOutKind = "cash_out"
 
     def __init__(
         self,
@@ -342,7 +344,7 @@ class CashOut(Event):
         player: str,
         amount: int,
         fee: int | None = None,
-        kind: Literal["cash_out", "insurance"] = "cash_out",
+        kind: CashOutKind = "cash_out",
     ) -> None:
         self.line = line
         self.col = col
@@ -517,6 +519,16 @@ Game = Literal[
     "other",
 ]
 Structure = Literal["NL", "PL", "FL", "CAP", "MIXED"]
+
+#: The ``kind`` Literal of each event class that has one, by class name (the batch store's ``kind``
+#: enum, ``auditor/tables.py``): a compiled build's classes keep classes, not these Literals, in
+#: their annotations (mypyc), so ``typing.get_type_hints`` cannot say them there.
+KINDS: dict[str, object] = {
+    "Action": ActionKind,
+    "CashOut": CashOutKind,
+    "Post": PostKind,
+    "TableEvent": TableEventKind,
+}
 
 
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module

@@ -26,7 +26,9 @@ def _twin(cls: type) -> type:
 
 def _value(f: dataclasses.Field[object], salt: int) -> object:
     """A value of the field's declared type (the compiled build's native classes check types)."""
-    t = str(f.type)
+    t = f.type if isinstance(f.type, str) else f.type.__name__  # (a compiled class's: a class)
+    if t == "type":  # compiled: a Literal kind or an optional field, read by the field's name
+        t = "int | None" if f.name in _OPTIONAL_INTS else "str"
     if t.startswith("tuple"):
         return ((f.name, salt),) if t.startswith("tuple[tuple") else (f.name, str(salt))
     if t.startswith("dict"):
@@ -36,6 +38,10 @@ def _value(f: dataclasses.Field[object], salt: int) -> object:
     if t == "bool":
         return salt % 2 == 1
     return f"{f.name}-{salt}"  # str, str | None and the Literal kinds
+
+
+#: the optional int fields (a compiled class's annotations say ``type`` for every union and Literal)
+_OPTIONAL_INTS = {"small_blind", "big_blind", "button", "max_seats", "ante", "cap", "bounty", "printed", "rake", "fee"}
 
 
 def _values(cls: type, salt: int) -> dict[str, object]:
@@ -114,7 +120,7 @@ def test_default_factory_gives_a_fresh_value() -> None:
     seat = M.Seat(1, "ann", 100, 3)
     extras = [f for f in dataclasses.fields(M.Hand) if f.default_factory is not dataclasses.MISSING]
     assert extras, "Hand has a field with a default factory"
-    required = {f.name: None for f in dataclasses.fields(M.Hand)
+    required = {f.name: _value(f, 1) for f in dataclasses.fields(M.Hand)
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}  # fmt: skip
     h1, h2 = M.Hand(**required), M.Hand(**required)
     for f in extras:
@@ -145,3 +151,19 @@ def test_left_alone() -> None:
 
     for c in (Mutable, Post, NoSlots, KwOnly):
         assert not speed_up(c)
+
+
+def test_kinds_are_the_declared_literals() -> None:
+    """``M.KINDS`` (what the batch store's ``kind`` enum is made of) says each event class's ``kind``
+    Literal; in pure Python it is the annotation itself."""
+    import typing
+
+    from auditor import tables
+
+    events = [c for c in CLASSES if issubclass(c, M.Event)]
+    if not any(_native(c) for c in events):
+        hints = {c.__name__: typing.get_type_hints(c).get("kind") for c in events}
+        assert {k: v for k, v in hints.items() if v is not None} == M.KINDS
+    kinds = list(tables.KIND.categories)
+    assert kinds[:2] == ["fold", "check"] and {"insurance", "ante", "sits_out"} <= set(kinds)
+    assert len(kinds) == len(set(kinds)) == sum(len(typing.get_args(v)) for v in M.KINDS.values())
