@@ -31,11 +31,33 @@ def _slot_setters(cls: type) -> dict[str, Any] | None:
     return out
 
 
+def refuse_assignment(self: object, name: str, value: object) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def refuse_deletion(self: object, name: str) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def freeze(cls: type) -> None:
+    """Make instances of the dataclass ``cls`` refuse assignment and deletion as a frozen
+    dataclass's do (``FrozenInstanceError``), for a class declared ``unsafe_hash=True`` instead of
+    ``frozen=True`` so that its own ``__init__`` may set its fields: mypyc compiles such an
+    ``__init__`` to native stores, which this ``__setattr__``, installed after the class is made,
+    does not see (see ``auditor/model.py``)."""
+    type.__setattr__(cls, "__setattr__", refuse_assignment)
+    type.__setattr__(cls, "__delattr__", refuse_deletion)
+
+
+def _frozen(cls: type, params: Any) -> bool:
+    return bool(params.frozen) or cls.__dict__.get("__setattr__") is refuse_assignment
+
+
 def speed_up(cls: type) -> bool:
-    """Give the frozen slotted dataclass ``cls`` the descriptor-setting ``__init__``; returns whether
-    it did (False: the class is left unchanged)."""
+    """Give the frozen slotted dataclass ``cls`` (frozen by ``frozen=True`` or by :func:`freeze`) the
+    descriptor-setting ``__init__``; returns whether it did (False: the class is left unchanged)."""
     params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+    if params is None or not _frozen(cls, params) or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         return False
     fields = dataclasses.fields(cls)
     setters = _slot_setters(cls)

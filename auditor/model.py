@@ -17,15 +17,16 @@ Conventions
   action).  For ``raises A to B`` the site prints ``B`` (``to``); the increment is derived from the
   player's printed street total, never from ``A`` (sites measure ``A`` inconsistently).  ``A`` is
   kept as ``printed``.
-* Events are frozen dataclasses; a :class:`Hand` is immutable once built.
+* Events are frozen dataclasses; a :class:`Hand` is immutable once built (frozen at the end of
+  the module, so that the compiled build builds them natively).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
 
-from auditor.fastinit import speed_up
+from auditor.fastinit import freeze, speed_up
 
 Street = Literal[
     "preflop",
@@ -59,6 +60,8 @@ PostKind = Literal[
 
 ActionKind = Literal["fold", "check", "call", "bet", "raise", "complete"]
 
+CashOutKind = Literal["cash_out", "insurance"]
+
 TableEventKind = Literal[
     "sitting_out",
     "sits_out",
@@ -78,7 +81,13 @@ TableEventKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
+def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A model object's ``__reduce__``: rebuilt through its constructor.  The compiled build's
+    classes (mypyc) unpickle by setting attributes, which a frozen class refuses."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Event:
     """Base of every event: where it was printed and under which street."""
 
@@ -87,8 +96,17 @@ class Event:
     street: Street
     run: int
 
+    def __init__(self, line: int, col: int, street: Street, run: int) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
 
-@dataclass(frozen=True, slots=True)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
+
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Post(Event):
     """A forced bet: blind, ante, straddle, dead or missed blind, bring-in."""
 
@@ -100,8 +118,30 @@ class Post(Event):
     # PartyPoker tournament hands print "Blinds(50/100)" and take the blinds silently)
     derived: bool = False
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        player: str,
+        kind: PostKind,
+        amount: int,
+        all_in: bool,
+        derived: bool = False,
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.kind = kind
+        self.amount = amount
+        self.all_in = all_in
+        self.derived = derived
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class HoleCards(Event):
     """Cards dealt to a player (``Dealt to X [..]``); ``cards`` empty when not shown."""
 
@@ -109,16 +149,44 @@ class HoleCards(Event):
     cards: tuple[str, ...]
     new_cards: tuple[str, ...] = ()
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        player: str,
+        cards: tuple[str, ...],
+        new_cards: tuple[str, ...] = (),
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.cards = cards
+        self.new_cards = new_cards
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Board(Event):
     """Community cards printed at a street marker: ``cards`` is the new cards only."""
 
     cards: tuple[str, ...]
     board_before: tuple[str, ...] = ()
 
+    def __init__(
+        self, line: int, col: int, street: Street, run: int, cards: tuple[str, ...], board_before: tuple[str, ...] = ()
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.cards = cards
+        self.board_before = board_before
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Action(Event):
     """A voluntary action: fold, check, call, bet, raise (or a stud 'complete')."""
 
@@ -130,8 +198,34 @@ class Action(Event):
     all_in: bool = False
     cap_reached: bool = False
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        player: str,
+        kind: ActionKind,
+        increment: int = 0,
+        to: int = 0,
+        printed: int | None = None,
+        all_in: bool = False,
+        cap_reached: bool = False,
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.kind = kind
+        self.increment = increment
+        self.to = to
+        self.printed = printed
+        self.all_in = all_in
+        self.cap_reached = cap_reached
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Draw(Event):
     """A draw-game discard or stand-pat: ``discarded`` cards (count), ``cards`` shown if any."""
 
@@ -139,16 +233,35 @@ class Draw(Event):
     discarded: int
     cards: tuple[str, ...] = ()
 
+    def __init__(
+        self, line: int, col: int, street: Street, run: int, player: str, discarded: int, cards: tuple[str, ...] = ()
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.discarded = discarded
+        self.cards = cards
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class UncalledReturn(Event):
     """``Uncalled bet (A) returned to X``."""
 
     player: str
     amount: int
 
+    def __init__(self, line: int, col: int, street: Street, run: int, player: str, amount: int) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.amount = amount
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Show(Event):
     """A player shows cards; ``description`` is the hand name the site printed, if any."""
 
@@ -156,16 +269,42 @@ class Show(Event):
     cards: tuple[str, ...]
     description: str | None = None
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        player: str,
+        cards: tuple[str, ...],
+        description: str | None = None,
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.cards = cards
+        self.description = description
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Muck(Event):
     """A player mucks (or does not show); ``cards`` when the site reveals them anyway."""
 
     player: str
     cards: tuple[str, ...] = ()
 
+    def __init__(self, line: int, col: int, street: Street, run: int, player: str, cards: tuple[str, ...] = ()) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.cards = cards
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Collect(Event):
     """An award claimed by the site: ``X collected A from <pot>``.
 
@@ -177,25 +316,61 @@ class Collect(Event):
     amount: int
     pot: str
 
+    def __init__(self, line: int, col: int, street: Street, run: int, player: str, amount: int, pot: str) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.amount = amount
+        self.pot = pot
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class CashOut(Event):
     """A player cashed the hand out (EV cash-out / insurance); amounts as printed."""
 
     player: str
     amount: int
     fee: int | None = None
-    kind: Literal["cash_out", "insurance"] = "cash_out"
+    kind: CashOutKind = "cash_out"
+
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        player: str,
+        amount: int,
+        fee: int | None = None,
+        kind: CashOutKind = "cash_out",
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.amount = amount
+        self.fee = fee
+        self.kind = kind
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class CashDrop(Event):
     """Money the site itself puts into the pot (GGPoker "Cash Drop to Pot : total $X")."""
 
     amount: int
 
+    def __init__(self, line: int, col: int, street: Street, run: int, amount: int) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.amount = amount
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class PotClaim(Event):
     """The summary's money claims: ``Total pot T [Main pot M. Side pot-1 S1 ...] | Rake R ...``.
 
@@ -211,8 +386,30 @@ class PotClaim(Event):
     #: rounded ("17.68k": 10 chips), so the total is right when within ``unit`` of the contributions
     unit: int = 1
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        total: int,
+        pots: tuple[tuple[str, int], ...] = (),
+        rake: int | None = None,
+        fees: tuple[tuple[str, int], ...] = (),
+        unit: int = 1,
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.total = total
+        self.pots = pots
+        self.rake = rake
+        self.fees = fees
+        self.unit = unit
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class SeatResult(Event):
     """A summary seat line (``Seat 3: X (button) showed [..] and won ($5) with ...``).
 
@@ -226,8 +423,30 @@ class SeatResult(Event):
     won: tuple[int, ...] = ()
     cards: tuple[str, ...] = ()
 
+    def __init__(
+        self,
+        line: int,
+        col: int,
+        street: Street,
+        run: int,
+        seat: int,
+        player: str,
+        text: str,
+        won: tuple[int, ...] = (),
+        cards: tuple[str, ...] = (),
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.seat = seat
+        self.player = player
+        self.text = text
+        self.won = won
+        self.cards = cards
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class TableEvent(Event):
     """Something at the table that moves no chips: sitting out, disconnects, joins, chat ..."""
 
@@ -235,13 +454,30 @@ class TableEvent(Event):
     kind: TableEventKind
     text: str
 
+    def __init__(
+        self, line: int, col: int, street: Street, run: int, player: str | None, kind: TableEventKind, text: str
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
+        self.player = player
+        self.kind = kind
+        self.text = text
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Cancelled(Event):
     """The site cancelled the hand (``Hand cancelled``)."""
 
+    def __init__(self, line: int, col: int, street: Street, run: int) -> None:
+        self.line = line
+        self.col = col
+        self.street = street
+        self.run = run
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Seat:
     """A seat at the start of the hand: its player and their starting stack (table stakes)."""
 
@@ -251,6 +487,19 @@ class Seat:
     line: int
     bounty: int | None = None
     sitting_out: bool = False
+
+    def __init__(
+        self, seat: int, player: str, stack: int, line: int, bounty: int | None = None, sitting_out: bool = False
+    ) -> None:
+        self.seat = seat
+        self.player = player
+        self.stack = stack
+        self.line = line
+        self.bounty = bounty
+        self.sitting_out = sitting_out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
 
 
 Game = Literal[
@@ -271,8 +520,18 @@ Game = Literal[
 ]
 Structure = Literal["NL", "PL", "FL", "CAP", "MIXED"]
 
+#: The ``kind`` Literal of each event class that has one, by class name (the batch store's ``kind``
+#: enum, ``auditor/tables.py``): a compiled build's classes keep classes, not these Literals, in
+#: their annotations (mypyc), so ``typing.get_type_hints`` cannot say them there.
+KINDS: dict[str, object] = {
+    "Action": ActionKind,
+    "CashOut": CashOutKind,
+    "Post": PostKind,
+    "TableEvent": TableEventKind,
+}
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Hand:
     """One hand as the site printed it.
 
@@ -310,9 +569,72 @@ class Hand:
     runs: int = 1
     extras: dict[str, str] = field(default_factory=dict)
 
+    def __init__(
+        self,
+        site: str,
+        hand_id: str,
+        path: str,
+        first_line: int,
+        last_line: int,
+        game: Game,
+        game_text: str,
+        structure: Structure,
+        small_blind: int | None,
+        big_blind: int | None,
+        currency: str | None,
+        decimals: int,
+        button: int | None,
+        max_seats: int | None,
+        table: str | None,
+        tournament_id: str | None,
+        level: str | None,
+        start_time: str | None,
+        time_zone: str | None,
+        play_money: bool,
+        ante: int | None,
+        cap: int | None,
+        seats: tuple[Seat, ...],
+        events: tuple[Event, ...],
+        complete: bool,
+        cancelled: bool,
+        runs: int = 1,
+        extras: dict[str, str] | None = None,
+    ) -> None:
+        self.site = site
+        self.hand_id = hand_id
+        self.path = path
+        self.first_line = first_line
+        self.last_line = last_line
+        self.game = game
+        self.game_text = game_text
+        self.structure = structure
+        self.small_blind = small_blind
+        self.big_blind = big_blind
+        self.currency = currency
+        self.decimals = decimals
+        self.button = button
+        self.max_seats = max_seats
+        self.table = table
+        self.tournament_id = tournament_id
+        self.level = level
+        self.start_time = start_time
+        self.time_zone = time_zone
+        self.play_money = play_money
+        self.ante = ante
+        self.cap = cap
+        self.seats = seats
+        self.events = events
+        self.complete = complete
+        self.cancelled = cancelled
+        self.runs = runs
+        self.extras = {} if extras is None else extras
+
     @property
     def is_tournament(self) -> bool:
         return self.tournament_id is not None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _by_fields(self)
 
 
 def _fields(e: Event) -> dict[str, object]:
@@ -327,7 +649,7 @@ def _fields(e: Event) -> dict[str, object]:
 
 def as_dict(hand: Hand) -> dict[str, object]:
     """A JSON-ready view of a hand: header facts, seats, and events tagged with their type."""
-    from dataclasses import asdict, fields
+    from dataclasses import asdict
 
     out: dict[str, object] = {f.name: getattr(hand, f.name) for f in fields(hand) if f.name not in ("seats", "events")}
     out["seats"] = [asdict(s) for s in hand.seats]
@@ -342,8 +664,17 @@ def _event_dict(e: Event) -> dict[str, object]:
     return d
 
 
-# Events are built ~30 times a hand: each frozen class gets an ``__init__`` that sets its slots
-# through their descriptors (same signature, same result, half the cost; see auditor/fastinit.py).
+# Frozen, cheaply built.  Each class is declared ``unsafe_hash=True`` (the hash a frozen dataclass
+# has) with its own ``__init__``, and made frozen here (``freeze``: assignment and deletion raise
+# ``FrozenInstanceError``, as ``frozen=True`` does).  The compiled build (mypyc) turns that
+# ``__init__`` into native stores, which the refusing ``__setattr__`` does not see: ten times cheaper
+# than the interpreted ``__init__`` a ``frozen=True`` dataclass keeps when compiled.  Pure Python
+# replaces it (its stores would be refused) with one that sets the slots through their descriptors
+# (same signature, same result, half the cost of a frozen dataclass's; ``auditor/fastinit.py``).
+# ``tests/test_fastinit.py`` checks that each ``__init__`` takes the fields, defaults and order the
+# dataclass declares.  Events are built ~30 times a hand.
 for _cls in [c for c in list(globals().values()) if isinstance(c, type) and c.__module__ == __name__]:
     if hasattr(_cls, "__dataclass_fields__"):
-        speed_up(_cls)
+        freeze(_cls)
+        if "__mypyc_attrs__" not in _cls.__dict__ and not speed_up(_cls):  # (pure Python)
+            raise TypeError(f"{_cls.__name__}: its __init__ cannot be sped up (auditor/fastinit.py)")

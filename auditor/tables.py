@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import typing
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
 from typing import Any, get_args
@@ -44,7 +43,7 @@ def _event_types() -> list[type[M.Event]]:
 def _kinds() -> list[str]:
     vals: list[str] = []
     for c in _event_types():
-        hint = typing.get_type_hints(c).get("kind")
+        hint = M.KINDS.get(c.__name__)  # (not the annotations: a compiled model's hold classes)
         for v in _literal(hint) if hint is not None else []:
             if v not in vals:
                 vals.append(v)

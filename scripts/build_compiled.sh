@@ -20,8 +20,16 @@ PY=${PYTHON:-.venv/bin/python}
 OUT=build/compiled
 # keep in step with the hook's `include` (pyproject.toml) and tests/test_compiled.py's HOT
 MODULES=(
+  auditor/model
   auditor/replay/betting
   auditor/replay/pots
+  auditor/replay/cards
+  auditor/replay/showdown
+  auditor/replay/limits
+  auditor/replay/stud
+  auditor/replay/draw
+  auditor/rules/stakes
+  auditor/rules/studdraw
   auditor/rules/common
   auditor/rules/betting
   auditor/rules/hand

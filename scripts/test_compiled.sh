@@ -2,7 +2,7 @@
 # The compiled leg of CI (issue 16): build the mypyc wheel (scripts/build_compiled.sh), install it
 # into its own virtual environment (.venv-compiled, with the test extras), and run a fast but
 # meaningful part of the suite against the *installed, compiled* package: the goldens, the betting
-# and pot vectors and seeds, stud/draw, the fast-path identity, corpus-expected on a few corpus
+# and pot vectors and seeds, stud/draw, the fast-path identity, the model classes (native, frozen, pickled), corpus-expected on a few corpus
 # folders, and tests/test_compiled.py, which fails unless the hot modules were loaded from .so files
 # of the installed wheel.  Extra arguments replace that selection (e.g. `tests` for everything).
 #
@@ -27,7 +27,7 @@ start=$(date +%s)
 .venv-compiled/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 echo "installed in .venv-compiled ($(( $(date +%s) - start )) s)"
 if [ "$#" -eq 0 ]; then
-  set -- tests/test_compiled.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
+  set -- tests/test_compiled.py tests/test_fastinit.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
     tests/test_seeds_betting.py tests/test_seeds_pots.py tests/test_studdraw.py tests/test_fast_path.py \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[pokerstars]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[ggpoker]" \

@@ -18,8 +18,16 @@ from tests.conftest import ROOT
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
 #: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step
 HOT = (
+    "auditor.model",
     "auditor.replay.betting",
     "auditor.replay.pots",
+    "auditor.replay.cards",
+    "auditor.replay.showdown",
+    "auditor.replay.limits",
+    "auditor.replay.stud",
+    "auditor.replay.draw",
+    "auditor.rules.stakes",
+    "auditor.rules.studdraw",
     "auditor.rules.common",
     "auditor.rules.betting",
     "auditor.rules.hand",

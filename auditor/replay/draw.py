@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
-from auditor.replay.betting import Replay
 from auditor.replay.limits import CompletionMixin
 
 DRAW_STREETS: tuple[M.Street, ...] = ("preflop", "draw1", "draw2", "draw3")
@@ -55,7 +54,7 @@ def draws_of(variant: str | None) -> int:
     return 0
 
 
-class DrawReplay(CompletionMixin, Replay):
+class DrawReplay(CompletionMixin):  # (a Replay: one base, as a compiled class needs)
     """The draw betting replay (see the module docstring)."""
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:

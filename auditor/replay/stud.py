@@ -27,7 +27,7 @@ from typing import Any
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
-from auditor.replay.betting import Player, Replay
+from auditor.replay.betting import Player
 from auditor.replay.cards import known, norm
 from auditor.replay.limits import CompletionMixin
 
@@ -94,7 +94,7 @@ def upcards_by_street(hand: M.Hand) -> dict[int, dict[str, tuple[str, ...] | Non
     return out
 
 
-class StudReplay(CompletionMixin, Replay):
+class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class needs)
     """The stud betting replay (see the module docstring)."""
 
     def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
