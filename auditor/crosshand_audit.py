@@ -31,7 +31,6 @@ written and read only by this module, in a folder only the user can read (``temp
 from __future__ import annotations
 
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -43,6 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from auditor.findings import Finding
+from auditor.spillsort import dump as _dump
+from auditor.spillsort import load_all as _load_all
 
 if TYPE_CHECKING:
     import polars as pl
@@ -149,20 +150,6 @@ def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
             yield from part
 
 
-def _dump(obj: Any, f: BinaryIO) -> None:
-    """One record of a rows or findings file: its length, then the compressed pickle."""
-    data = zlib.compress(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), 1)
-    f.write(len(data).to_bytes(8, "little"))
-    f.write(data)
-
-
-def _load_all(f: BinaryIO) -> Iterator[Any]:
-    """The records :func:`_dump` wrote to ``f``, in order."""
-    while head := f.read(8):
-        data = f.read(int.from_bytes(head, "little"))
-        yield pickle.loads(zlib.decompress(data))  # written by this module, in its private folder
-
-
 def read_rows(path: Path) -> Iterator[Rows]:
     """The batches of rows :class:`Bounded` appended to ``path``."""
     with open(path, "rb") as f:
@@ -185,27 +172,40 @@ def check_rows(rows: Rows) -> pl.DataFrame:
 
 
 def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
-                buffer_rows: int = BUFFER_ROWS) -> list[Finding]:  # fmt: skip
-    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`finding_rows`)."""
+                buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None) -> list[Finding]:  # fmt: skip
+    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`sorted_finding_frames`)."""
     from auditor.continuity import to_findings
 
-    return to_findings(finding_rows(batches, tmp, hands, per_part, buffer_rows))
+    return [f for df in sorted_finding_frames(batches, tmp, hands, per_part, buffer_rows, run_rows)
+            for f in to_findings(df)]  # fmt: skip
 
 
 def finding_rows(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
                  buffer_rows: int = BUFFER_ROWS) -> pl.DataFrame:  # fmt: skip
+    """The rows of the cross-hand findings of ``batches`` in one frame (:func:`sorted_finding_frames`)."""
+    import polars as pl
+
+    from auditor.continuity import FINDINGS
+
+    frames = list(sorted_finding_frames(batches, tmp, hands, per_part, buffer_rows))
+    return pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=FINDINGS)
+
+
+def sorted_finding_frames(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
+                          buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None,
+                          out_rows: int = 1_000) -> Iterator[pl.DataFrame]:  # fmt: skip
     """The rows of the cross-hand findings of the ``hands`` hand rows in ``batches`` (see the
-    module), in their order; a run of more than ``per_part`` hands is split into buckets (files in
-    ``tmp``), ``buffer_rows`` rows kept in memory at a time."""
+    module), in their order, as frames of at most ``out_rows`` rows (after a partitioned run).  A
+    run of at most ``per_part`` hands is checked at once (one frame, in ``check``'s order); a larger
+    one is split into buckets (files in ``tmp``), ``buffer_rows`` rows kept in memory at a time, and
+    the buckets' findings are sorted by :data:`ORDER` on disk (:mod:`auditor.spillsort`,
+    ``run_rows`` finding rows in memory at a time), so that neither the hands nor the findings of
+    the run are held at once."""
     if hands <= per_part:  # small: the whole run at once
         rows = [r for b in batches for r in b]
-        if not rows:
-            import polars as pl
-
-            from auditor.continuity import FINDINGS
-
-            return pl.DataFrame(schema=FINDINGS)
-        return check_rows(rows)
+        if rows:
+            yield check_rows(rows)
+        return
     parts = -(-hands // per_part)
     buf: dict[int, Rows] = {}
     n = 0
@@ -223,15 +223,20 @@ def finding_rows(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int =
             if n % buffer_rows == 0:
                 flush()
     flush()
-    import polars as pl
 
-    results = []
-    for i in range(parts):
-        path = tmp / f"bucket-{i:06d}.pickle"
-        if path.exists():
-            results.append(check_rows(list(r for b in read_rows(path) for r in b)))
-            path.unlink()
-    return pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
+    def checked() -> Iterator[pl.DataFrame]:
+        for i in range(parts):
+            path = tmp / f"bucket-{i:06d}.pickle"
+            if path.exists():
+                df = check_rows(list(r for b in read_rows(path) for r in b))
+                path.unlink()
+                yield df
+
+    from auditor import spillsort
+    from auditor.continuity import FINDINGS
+
+    yield from spillsort.sorted_frames(checked(), ORDER, FINDINGS, tmp / "runs",
+                                       run_rows=run_rows or spillsort.RUN_ROWS, out_rows=out_rows)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -239,13 +244,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     file (``HANDS`` hands), written to ``DIR/findings.pickle`` (the child process of :class:`Bounded`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
-    with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:
-        df = finding_rows(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part)
     from auditor.continuity import to_findings
 
-    with open(directory / FINDINGS_FILE, "wb") as f:  # a thousand findings at a time
-        for i in range(0, df.height, 1_000):
-            _dump(to_findings(df.slice(i, 1_000)), f)
+    with (tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp,
+          open(directory / FINDINGS_FILE, "wb") as f):  # fmt: skip
+        for df in sorted_finding_frames(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part):
+            for i in range(0, df.height, 1_000):  # a thousand findings at a time
+                _dump(to_findings(df.slice(i, 1_000)), f)
     return 0
 
 
