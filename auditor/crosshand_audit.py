@@ -71,11 +71,12 @@ class Bounded:
     """Gathers the cross-hand rows of an ``hhaudit audit`` run in bounded memory; :meth:`findings`
     runs the T-rules (in a child process for a run of more than ``in_process`` hands)."""
 
-    def __init__(self, rows_per_batch: int = ROWS_PER_BATCH, hands_per_partition: int = HANDS_PER_PARTITION,
-                 in_process: int = IN_PROCESS) -> None:  # fmt: skip
-        self.rows_per_batch = rows_per_batch
-        self.hands_per_partition = hands_per_partition
-        self.in_process = in_process
+    def __init__(self, rows_per_batch: int | None = None, hands_per_partition: int | None = None,
+                 in_process: int | None = None) -> None:  # fmt: skip
+        # (the module's values read now, not when the class was defined: a test can lower them)
+        self.rows_per_batch = ROWS_PER_BATCH if rows_per_batch is None else rows_per_batch
+        self.hands_per_partition = HANDS_PER_PARTITION if hands_per_partition is None else hands_per_partition
+        self.in_process = IN_PROCESS if in_process is None else in_process
         self.rows: Rows = []  # the hands not yet written, with their seats nested
         self.hands = 0
         self.dir: Path | None = None

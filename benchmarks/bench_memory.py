@@ -213,6 +213,113 @@ def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tupl
     return 0 if all(r["within"] for r in rows) else 1
 
 
+#: ``--curve``: the driver run in the measured process.  It counts the hands the audit step
+#: processes (wrapping ``AuditRun.process``, nothing else changed) and, at each mark, reads the
+#: process's own ``VmRSS`` and ``VmHWM`` (peak so far) from ``/proc/self/status``; then it runs
+#: ``hhaudit audit`` exactly as the command line does (``auditor.cli.main``).
+_CURVE_DRIVER = """
+import json, sys
+import auditor.audit as A
+from auditor import cli
+
+def status():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0])
+    return out
+
+marks = sorted(int(x) for x in sys.argv[1].split(","))
+seen, got = 0, []
+step = A.AuditRun.process
+
+def process(self, chunk):
+    global seen
+    r = step(self, chunk)
+    seen += 1
+    while marks and seen >= marks[0]:
+        got.append({"hands": marks.pop(0), **status()})
+    return r
+
+A.AuditRun.process = process
+rc = cli.main(sys.argv[2:])
+end = status()
+print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc}))
+"""
+
+#: ``--curve``: the output options measured (the same run of hands for each).
+CURVE_OUTPUTS = {
+    "json": ["--format", "json"],
+    "text": ["--format", "text"],
+    "sarif": ["--format", "sarif"],
+    "html": ["--format", "json", "--html", "{tmp}/report"],
+}
+
+
+def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
+    """One ``hhaudit audit`` run under the driver: the marks of the auditing process, its peak at
+    the end, and the peak of each other process of its tree (the cross-hand child) sampled every
+    20 ms from /proc."""
+    import time
+
+    t = time.perf_counter()
+    cmd = [sys.executable, "-c", _CURVE_DRIVER, ",".join(map(str, marks)), *argv]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
+    others: dict[int, int] = {}
+    tree_kib = 0
+    while p.poll() is None:
+        pids = _tree(p.pid)
+        rss = {q: _rss_kib(q) for q in pids}
+        tree_kib = max(tree_kib, sum(rss.values()))
+        for q, kib in rss.items():
+            if q != p.pid:
+                others[q] = max(others.get(q, 0), kib)
+        time.sleep(0.02)
+    out = p.stdout.read() if p.stdout else b""
+    got: dict[str, object] = json.loads(out.decode().strip().splitlines()[-1])
+    got["seconds"] = round(time.perf_counter() - t, 1)
+    got["child_peak_kib"] = max(others.values(), default=0)
+    got["tree_peak_kib"] = tree_kib
+    return got
+
+
+def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None) -> int:
+    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module)."""
+    hh = ["audit", "--fail-on", "none", "--quiet", "--no-progress"]
+    marks = sorted({m for m in marks if m <= n} | {n})
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(keep) if keep else Path(tmp) / f"hands-{n}.txt"
+        if not (keep and src.exists()):
+            stream_hands(src, n)
+        for name in outputs:
+            extra = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
+            got = curve_run([*hh, str(src), "-o", f"{tmp}/out.{name}", *extra], marks)
+            got["output"] = name
+            rows.append(got)
+            print(json.dumps(got), flush=True)
+    print(f"\n{'output':<6} {'hands':>10} {'RSS MiB':>8} {'peak MiB':>9} {'B/hand (peak) since prev':>25}")
+    ok = True
+    for r in rows:
+        prev = None
+        for m in [*r["marks"], {**r["end"], "hands": "end"}]:  # type: ignore[list-item]
+            slope = ""
+            if prev is not None and m["hands"] != "end":
+                slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f}"
+            print(f"{r['output']:<6} {m['hands']:>10} {m['VmRSS'] / 1024:>8.1f} {m['VmHWM'] / 1024:>9.1f} {slope:>25}")
+            prev = m
+        child = int(r["child_peak_kib"]) / 1024  # type: ignore[call-overload]
+        tree = int(r["tree_peak_kib"]) / 1024  # type: ignore[call-overload]
+        peak = r["end"]["VmHWM"] / 1024  # type: ignore[index]
+        ok = ok and peak <= SCALE_BOUNDS["audit"]
+        print(f"{r['output']:<6} child peak {child:.1f} MiB, tree peak {tree:.1f} MiB, {r['seconds']} s")
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0 if ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -222,8 +329,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--commands", default=",".join(SCALE_BOUNDS), help="with --scale: which commands (default all)")
     ap.add_argument("--same-tables", action="store_true",
                     help="with --scale: repeat the corpus at its own tables (chains grow with N)")  # fmt: skip
+    ap.add_argument("--curve", type=int, metavar="N",
+                    help="one run of N hands per output: RSS and peak by hands seen, the child's peak")  # fmt: skip
+    ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
+    ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
+    ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.curve:
+        marks = [int(x) for x in args.marks.split(",") if x.strip()]
+        outs = [o.strip() for o in args.outputs.split(",") if o.strip()]
+        return curve(args.curve, marks, outs, args.json, args.keep_input)
     if args.scale:
         cmds = [c.strip() for c in args.commands.split(",") if c.strip()]
         return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds, args.same_tables)
