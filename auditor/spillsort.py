@@ -100,7 +100,7 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
                   fan_in: int = FAN_IN) -> Iterator[pl.DataFrame]:  # fmt: skip
     """The rows of ``frames`` (columns ``schema``), sorted by ``by`` (nulls last, stable), in frames
     of at most ``out_rows`` rows; see the module.  Run files go to ``tmp`` (created) and are
-    removed once read."""
+    removed once read, and ``tmp`` with them."""
     import polars as pl
 
     if fan_in < 2 or run_rows < 1 or block_rows < 1 or out_rows < 1:
@@ -121,7 +121,7 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
         held += df.height
         if held >= run_rows:
             if not runs:
-                tmp.mkdir(parents=True, exist_ok=True)
+                tmp.mkdir(parents=True)
             runs.append(store.write_frame(sort(acc)))
             acc, held = [], 0
     if not runs:  # it all fit: sorted in memory, nothing written
@@ -155,3 +155,4 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
         yield pl.DataFrame(out, schema=dict(schema), orient="row")
     for p in runs:
         p.unlink()
+    tmp.rmdir()  # made above, for the runs

@@ -320,6 +320,94 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
     return 0 if ok else 1
 
 
+def corpus_rows() -> list[dict[str, object]]:
+    """The cross-hand rows (``auditor.crosshand_rows``) of the PokerStars corpus hands, audited once."""
+    import io
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import common
+    from bench_batch import hand_texts
+
+    from auditor.audit import AuditRun
+    from auditor.crosshand_audit import Bounded
+    from auditor.formats import Chunk
+    from auditor.ingest import read_stream
+
+    text = "\n\n\n".join(hand_texts(str(common.default_corpus()))).encode()
+    b = Bounded(rows_per_batch=10**9, in_process=10**9)
+    run = AuditRun(crosshand=b)
+    for c in read_stream(io.BytesIO(text), "corpus.txt", len(text))[1]:
+        if isinstance(c, Chunk):
+            run.process(c)
+    return b.rows
+
+
+def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
+    """The rows file :class:`auditor.crosshand_audit.Bounded` would write for ``n`` hands: ``base``
+    repeated with fresh hand ids and lines, each repetition at fresh tables and tournaments (as
+    ``stream_hands``)."""
+    from auditor.crosshand_audit import ROWS_FILE, ROWS_PER_BATCH
+    from auditor.spillsort import dump
+
+    span = 1 + max(int(r["first_line"] or 0) for r in base)  # type: ignore[call-overload]
+    with open(directory / ROWS_FILE, "wb") as f:
+        batch = []
+        for i in range(n):
+            rep, r = divmod(i, len(base))
+            row = dict(base[r])
+            row["hand_id"] = str(800_000_000_000 + i)
+            row["first_line"] = int(row["first_line"] or 0) + rep * span  # type: ignore[call-overload]
+            if rep:
+                row["table"] = f"R{rep} {row['table']}"
+                if row.get("tournament_id") is not None:
+                    row["tournament_id"] = f"{rep}{row['tournament_id']}"
+            batch.append(row)
+            if len(batch) >= ROWS_PER_BATCH:
+                dump(batch, f)
+                batch = []
+        if batch:
+            dump(batch, f)
+
+
+def child(sizes: list[int], json_out: str | None) -> int:
+    """``--child``: the cross-hand child process alone (``python -m auditor.crosshand_audit``) on
+    the rows of N hands: its peak RSS (sampled every 20 ms and ``ru_maxrss``), seconds, findings."""
+    import resource
+    import time
+
+    from auditor.crosshand_audit import FINDINGS_FILE, HANDS_PER_PARTITION, _child_env
+    from auditor.spillsort import load_all
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp)
+            child_rows(d, base, n)
+            disk = (d / "rows.pickle").stat().st_size
+            argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+            t = time.perf_counter()
+            p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, env=_child_env(), cwd=ROOT)
+            most = 0
+            while p.poll() is None:
+                most = max(most, _rss_kib(p.pid))
+                time.sleep(0.02)
+            secs = time.perf_counter() - t
+            found = 0
+            with open(d / FINDINGS_FILE, "rb") as f:
+                for part in load_all(f):
+                    found += len(part)
+            maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # (the largest child so far)
+            r = {"hands": n, "rows_file_mib": round(disk / 2**20, 1), "findings": found,
+                 "peak_mib": round(most / 1024, 1), "maxrss_so_far_mib": round(maxrss / 1024, 1),
+                 "seconds": round(secs, 1)}  # fmt: skip
+            rows.append(r)
+            print(json.dumps(r), flush=True)
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -334,8 +422,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
     ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
+    ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.child:
+        return child([int(x) for x in args.child.split(",") if x.strip()], args.json)
     if args.curve:
         marks = [int(x) for x in args.marks.split(",") if x.strip()]
         outs = [o.strip() for o in args.outputs.split(",") if o.strip()]
