@@ -249,12 +249,14 @@ end = status()
 print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc}))
 """
 
-#: ``--curve``: the output options measured (the same run of hands for each).
+#: ``--curve``: the commands measured (the same run of hands for each): ``hhaudit audit`` with each
+#: output, and ``hhaudit parse`` (its tables written by size).
 CURVE_OUTPUTS = {
-    "json": ["--format", "json"],
-    "text": ["--format", "text"],
-    "sarif": ["--format", "sarif"],
-    "html": ["--format", "json", "--html", "{tmp}/report"],
+    "json": ["audit", "--format", "json", "--fail-on", "none", "-o", "{tmp}/out.json"],
+    "text": ["audit", "--format", "text", "--fail-on", "none", "-o", "{tmp}/out.txt"],
+    "sarif": ["audit", "--format", "sarif", "--fail-on", "none", "-o", "{tmp}/out.sarif"],
+    "html": ["audit", "--format", "json", "--fail-on", "none", "-o", "{tmp}/out.json", "--html", "{tmp}/report"],
+    "parse": ["parse", "--to", "jsonl", "--out", "{tmp}/tables"],
 }
 
 
@@ -287,7 +289,6 @@ def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
 
 def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None) -> int:
     """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module)."""
-    hh = ["audit", "--fail-on", "none", "--quiet", "--no-progress"]
     marks = sorted({m for m in marks if m <= n} | {n})
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -295,8 +296,8 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
         if not (keep and src.exists()):
             stream_hands(src, n)
         for name in outputs:
-            extra = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
-            got = curve_run([*hh, str(src), "-o", f"{tmp}/out.{name}", *extra], marks)
+            argv = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
+            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks)
             got["output"] = name
             rows.append(got)
             print(json.dumps(got), flush=True)
@@ -313,7 +314,7 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
         child = int(r["child_peak_kib"]) / 1024  # type: ignore[call-overload]
         tree = int(r["tree_peak_kib"]) / 1024  # type: ignore[call-overload]
         peak = r["end"]["VmHWM"] / 1024  # type: ignore[index]
-        ok = ok and peak <= SCALE_BOUNDS["audit"]
+        ok = ok and peak <= SCALE_BOUNDS["parse" if r["output"] == "parse" else "audit"]
         print(f"{r['output']:<6} child peak {child:.1f} MiB, tree peak {tree:.1f} MiB, {r['seconds']} s")
     if json_out:
         Path(json_out).write_text(json.dumps(rows, indent=2))
