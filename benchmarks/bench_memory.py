@@ -409,6 +409,54 @@ def child(sizes: list[int], json_out: str | None) -> int:
     return 0
 
 
+_STORE_DRIVER = """
+import json, os, sys, time
+from auditor.seenstore import SeenStore
+
+def status():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0])
+    return out
+
+n, marks = int(sys.argv[1]), sorted(int(x) for x in sys.argv[2].split(","))
+store, got, t = SeenStore(), [], time.process_time()
+fp = os.urandom(8 * 32)  # a hand of 32 lines: 8 bytes a line
+for i in range(n):
+    key = ("pokerstars", str(800_000_000_000 + i))
+    if store.get(key) is None:  # as DuplicateIds.copy_of: look up, then remember
+        store[key] = ("/data/night/hands.txt", 1 + 40 * i, fp[i % 8 :] + fp[: i % 8])
+    while marks and i + 1 >= marks[0]:
+        got.append({"hands": marks.pop(0), "cpu_s": round(time.process_time() - t, 1), **status()})
+print(json.dumps({"marks": got, "on_disk": store.on_disk}))
+store.close()
+"""
+
+
+def store(n: int, marks: list[int], json_out: str | None) -> int:
+    """``--store``: the duplicate-id store alone (:class:`auditor.seenstore.SeenStore`, as
+    ``DuplicateIds.copy_of`` uses it: one lookup and one insert a hand, 32-line fingerprints) for
+    ``n`` hands in a fresh process: RSS and peak at each mark, CPU seconds."""
+    marks = sorted({m for m in marks if m <= n} | {n})
+    cmd = [sys.executable, "-c", _STORE_DRIVER, str(n), ",".join(map(str, marks))]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    prev = None
+    for m in got["marks"]:
+        slope = ""
+        if prev is not None:
+            slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f} B/hand"
+        print(f"store {m['hands']:>10,} hands  RSS {m['VmRSS'] / 1024:6.1f}  peak {m['VmHWM'] / 1024:6.1f} MiB  "
+              f"{m['cpu_s']:7.1f} CPU s  {slope}", flush=True)  # fmt: skip
+        prev = m
+    if json_out:
+        Path(json_out).write_text(json.dumps(got, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -423,9 +471,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
     ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
+    ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.store:
+        return store(args.store, [int(x) for x in args.marks.split(",") if x.strip()], args.json)
     if args.child:
         return child([int(x) for x in args.child.split(",") if x.strip()], args.json)
     if args.curve:
