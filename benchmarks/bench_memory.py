@@ -19,8 +19,20 @@ hand ids are streamed to one temporary file (never into the repository), then ``
 RSS of the largest process and of the process tree (the cross-hand child counted with its parent),
 seconds, and the slope between consecutive sizes in bytes per hand (what 10M hands would add).
 
+``--curve N`` (issue 16, s8-memory) runs each command once on N such hands and reads the auditing
+process's own ``VmRSS`` and ``VmHWM`` (peak so far) when it has seen each of ``--marks`` hands (a
+driver counts the hands ``AuditRun.process`` is given and then runs ``auditor.cli.main`` unchanged):
+the growth between marks in bytes per hand, for ``--outputs`` json, text, sarif, html (``audit
+--html``) and parse; the cross-hand child's peak and the process tree's are sampled from /proc.
+``--child N,N`` runs the cross-hand child alone on the rows of N hands (the corpus's rows repeated
+at fresh tables, written as ``Bounded`` writes them), ``--store N`` the duplicate-id store alone:
+both reach 10M hands in minutes, where a full audit of 10M hands takes ~3 CPU hours.
+
     .venv/bin/python benchmarks/bench_memory.py [--huge-mb 400] [--many-mb 45] [--json OUT]
     .venv/bin/python benchmarks/bench_memory.py --scale 10000,100000,300000 [--json OUT]
+    .venv/bin/python benchmarks/bench_memory.py --curve 1000000 --marks 10000,100000,1000000 --outputs json
+    .venv/bin/python benchmarks/bench_memory.py --child 100000,1000000,10000000
+    .venv/bin/python benchmarks/bench_memory.py --store 10000000 --marks 10000,100000,1000000,10000000
 """
 
 from __future__ import annotations
