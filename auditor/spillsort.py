@@ -30,7 +30,10 @@ if TYPE_CHECKING:
     import polars as pl
 
 #: Rows sorted in memory at once (one run); a run of findings rows is a few MiB in polars.
-RUN_ROWS = 50_000
+RUN_ROWS = 20_000
+#: Frames gathered before they are made one (a frame's fixed cost is per column, ~KiBs: the
+#: child's frames are a bucket's findings each, tens of rows).
+COMPACT_FRAMES = 64
 #: Rows a run file holds per record (read one record per run at a time while merging).
 BLOCK_ROWS = 500
 #: Runs merged at once.
@@ -119,6 +122,8 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
             continue
         acc.append(df.select(cols))
         held += df.height
+        if len(acc) >= COMPACT_FRAMES:  # many small frames cost more than their rows: one frame
+            acc = [pl.concat(acc, how="vertical_relaxed", rechunk=True)]
         if held >= run_rows:
             if not runs:
                 tmp.mkdir(parents=True)

@@ -74,3 +74,16 @@ def test_many_runs_are_merged_a_few_at_a_time(tmp_path: Path) -> None:
 def test_bad_sizes_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="fan_in"):
         list(sorted_frames([], BY, SCHEMA, tmp_path, fan_in=1))
+
+
+def test_many_small_frames_are_made_one_on_the_way(tmp_path: Path) -> None:
+    """More frames than ``COMPACT_FRAMES`` (the child's: one per bucket of tables): the same rows,
+    in the same order, in memory and on disk."""
+    from auditor.spillsort import COMPACT_FRAMES
+
+    rows = [(f"f{i % 11}", (i * 7) % 13, None if i % 5 else "T002", i) for i in range(3 * COMPACT_FRAMES + 5)]
+    frames = [pl.DataFrame([r], schema=SCHEMA, orient="row") for r in rows]
+    want = pl.concat(frames).sort(BY, nulls_last=True, maintain_order=True).rows()
+    for run_rows in (10**6, 2 * COMPACT_FRAMES + 1):
+        got = pl.concat(list(sorted_frames(frames, BY, SCHEMA, tmp_path / f"r{run_rows}", run_rows=run_rows)))
+        assert got.rows() == want, run_rows
