@@ -19,7 +19,10 @@ of the auditing process:
   time.  A bucket holds its tables' hands in input order, in the flat form of
   :func:`auditor.continuity.flat_frames` (a hands frame and a seats frame, ``check(hands,
   seats=seats)``); the findings of all buckets are sorted as
-  :func:`auditor.batch.crosshand.check_partitioned` sorts them.  A chain of hands never crosses
+  :func:`auditor.batch.crosshand.check_partitioned` sorts them, on disk past
+  :data:`auditor.spillsort.RUN_ROWS` finding rows (sorted runs merged: :mod:`auditor.spillsort`),
+  so that the child holds neither every hand nor every finding of a run of millions of hands
+  (with T001 selected, ~8 % of the corpus's hands have a cross-hand finding).  A chain of hands never crosses
   tables (nor a tournament's tables: :func:`bucket_key` groups as
   :func:`auditor.continuity.partition_key`), so the result equals ``check`` on the whole run
   (``tests/test_crosshand_audit.py``).
@@ -31,18 +34,19 @@ written and read only by this module, in a folder only the user can read (``temp
 from __future__ import annotations
 
 import os
-import pickle
 import shutil
 import subprocess
 import sys
 import tempfile
 import weakref
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from auditor.findings import Finding
+from auditor.spillsort import dump as _dump
+from auditor.spillsort import load_all as _load_all
 
 if TYPE_CHECKING:
     import polars as pl
@@ -57,6 +61,11 @@ IN_PROCESS = 1_000
 HANDS_PER_PARTITION = 2_000
 #: Rows the child keeps in memory while it sorts them into buckets (~4 KiB each).
 BUFFER_ROWS = 2_000
+#: A bucket of more than 1.5 times :data:`HANDS_PER_PARTITION` hands (its tables happened to be
+#: long) is split again by another hash of the same key, up to this many times: the largest bucket
+#: then stays near the partition size however many buckets a run has (without it, the largest of
+#: 500 buckets at 1M hands held 4,462 hands, of 50 at 100,000 hands 3,387).
+MAX_SPLITS = 3
 #: The sort of the partitioned result (as :func:`auditor.batch.crosshand.check_partitioned`).
 ORDER = ["path", "line", "code", "player", "hand_id"]
 
@@ -70,11 +79,12 @@ class Bounded:
     """Gathers the cross-hand rows of an ``hhaudit audit`` run in bounded memory; :meth:`findings`
     runs the T-rules (in a child process for a run of more than ``in_process`` hands)."""
 
-    def __init__(self, rows_per_batch: int = ROWS_PER_BATCH, hands_per_partition: int = HANDS_PER_PARTITION,
-                 in_process: int = IN_PROCESS) -> None:  # fmt: skip
-        self.rows_per_batch = rows_per_batch
-        self.hands_per_partition = hands_per_partition
-        self.in_process = in_process
+    def __init__(self, rows_per_batch: int | None = None, hands_per_partition: int | None = None,
+                 in_process: int | None = None) -> None:  # fmt: skip
+        # (the module's values read now, not when the class was defined: a test can lower them)
+        self.rows_per_batch = ROWS_PER_BATCH if rows_per_batch is None else rows_per_batch
+        self.hands_per_partition = HANDS_PER_PARTITION if hands_per_partition is None else hands_per_partition
+        self.in_process = IN_PROCESS if in_process is None else in_process
         self.rows: Rows = []  # the hands not yet written, with their seats nested
         self.hands = 0
         self.dir: Path | None = None
@@ -149,20 +159,6 @@ def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
             yield from part
 
 
-def _dump(obj: Any, f: BinaryIO) -> None:
-    """One record of a rows or findings file: its length, then the compressed pickle."""
-    data = zlib.compress(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), 1)
-    f.write(len(data).to_bytes(8, "little"))
-    f.write(data)
-
-
-def _load_all(f: BinaryIO) -> Iterator[Any]:
-    """The records :func:`_dump` wrote to ``f``, in order."""
-    while head := f.read(8):
-        data = f.read(int.from_bytes(head, "little"))
-        yield pickle.loads(zlib.decompress(data))  # written by this module, in its private folder
-
-
 def read_rows(path: Path) -> Iterator[Rows]:
     """The batches of rows :class:`Bounded` appended to ``path``."""
     with open(path, "rb") as f:
@@ -185,53 +181,100 @@ def check_rows(rows: Rows) -> pl.DataFrame:
 
 
 def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
-                buffer_rows: int = BUFFER_ROWS) -> list[Finding]:  # fmt: skip
-    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`finding_rows`)."""
+                buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None) -> list[Finding]:  # fmt: skip
+    """The cross-hand findings of the ``hands`` hand rows in ``batches`` (:func:`sorted_finding_frames`)."""
     from auditor.continuity import to_findings
 
-    return to_findings(finding_rows(batches, tmp, hands, per_part, buffer_rows))
+    return [f for df in sorted_finding_frames(batches, tmp, hands, per_part, buffer_rows, run_rows)
+            for f in to_findings(df)]  # fmt: skip
 
 
 def finding_rows(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
                  buffer_rows: int = BUFFER_ROWS) -> pl.DataFrame:  # fmt: skip
+    """The rows of the cross-hand findings of ``batches`` in one frame (:func:`sorted_finding_frames`)."""
+    import polars as pl
+
+    from auditor.continuity import FINDINGS
+
+    frames = list(sorted_finding_frames(batches, tmp, hands, per_part, buffer_rows))
+    return pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=FINDINGS)
+
+
+def sorted_finding_frames(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
+                          buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None,
+                          out_rows: int = 1_000) -> Iterator[pl.DataFrame]:  # fmt: skip
     """The rows of the cross-hand findings of the ``hands`` hand rows in ``batches`` (see the
-    module), in their order; a run of more than ``per_part`` hands is split into buckets (files in
-    ``tmp``), ``buffer_rows`` rows kept in memory at a time."""
+    module), in their order, as frames of at most ``out_rows`` rows (after a partitioned run).  A
+    run of at most ``per_part`` hands is checked at once (one frame, in ``check``'s order); a larger
+    one is split into buckets (files in ``tmp``), ``buffer_rows`` rows kept in memory at a time, and
+    the buckets' findings are sorted by :data:`ORDER` on disk (:mod:`auditor.spillsort`,
+    ``run_rows`` finding rows in memory at a time), so that neither the hands nor the findings of
+    the run are held at once."""
     if hands <= per_part:  # small: the whole run at once
         rows = [r for b in batches for r in b]
-        if not rows:
-            import polars as pl
-
-            from auditor.continuity import FINDINGS
-
-            return pl.DataFrame(schema=FINDINGS)
-        return check_rows(rows)
+        if rows:
+            yield check_rows(rows)
+        return
     parts = -(-hands // per_part)
+    sizes = _bucket(batches, lambda r: zlib.crc32(bucket_key(r)) % parts, lambda i: tmp / f"bucket-{i:06d}.pickle",
+                    buffer_rows)  # fmt: skip
+    todo = [(tmp / f"bucket-{i:06d}.pickle", sizes[i], 1) for i in sorted(sizes)]
+
+    def checked() -> Iterator[pl.DataFrame]:
+        while todo:
+            path, size, salt = todo.pop()
+            if size > per_part * 3 // 2 and salt <= MAX_SPLITS:  # an unlucky bucket: split it again
+                k = -(-size // per_part)
+                sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows)
+                path.unlink()
+                if len(sub) > 1:  # (one part: one table or tournament, which is checked whole)
+                    todo.extend((_beside(path)(j), m, salt + 1) for j, m in sub.items())
+                    continue
+                path = _beside(path)(next(iter(sub)))
+            df = check_rows(list(r for b in read_rows(path) for r in b))
+            path.unlink()
+            yield df
+
+    from auditor import spillsort
+    from auditor.continuity import FINDINGS
+
+    yield from spillsort.sorted_frames(checked(), ORDER, FINDINGS, tmp / "runs",
+                                       run_rows=run_rows or spillsort.RUN_ROWS, out_rows=out_rows)  # fmt: skip
+
+
+def _salted(salt: int, k: int) -> Callable[[dict[str, Any]], int]:
+    """A row's sub-bucket of ``k``: another hash of its :func:`bucket_key`."""
+    return lambda r: zlib.crc32(bucket_key(r), salt) % k
+
+
+def _beside(path: Path) -> Callable[[int], Path]:
+    return lambda j: path.with_name(f"{path.stem}-{j}.pickle")
+
+
+def _bucket(batches: Iterable[Rows], which: Callable[[dict[str, Any]], int], file: Callable[[int], Path],
+            buffer_rows: int) -> dict[int, int]:  # fmt: skip
+    """Append each row of ``batches`` to the file of its bucket (``file(which(row))``), ``buffer_rows``
+    rows in memory at a time; the number of rows of each bucket."""
     buf: dict[int, Rows] = {}
+    sizes: dict[int, int] = {}
     n = 0
 
     def flush() -> None:
         for i, rs in buf.items():
-            with open(tmp / f"bucket-{i:06d}.pickle", "ab") as f:
+            with open(file(i), "ab") as f:
                 _dump(rs, f)
         buf.clear()
 
     for batch in batches:
         for r in batch:
-            buf.setdefault(zlib.crc32(bucket_key(r)) % parts, []).append(r)
+            i = which(r)
+            buf.setdefault(i, []).append(r)
+            sizes[i] = sizes.get(i, 0) + 1
             n += 1
             if n % buffer_rows == 0:
                 flush()
     flush()
-    import polars as pl
-
-    results = []
-    for i in range(parts):
-        path = tmp / f"bucket-{i:06d}.pickle"
-        if path.exists():
-            results.append(check_rows(list(r for b in read_rows(path) for r in b)))
-            path.unlink()
-    return pl.concat(results, how="vertical_relaxed").sort(ORDER, nulls_last=True)
+    return sizes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -239,13 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     file (``HANDS`` hands), written to ``DIR/findings.pickle`` (the child process of :class:`Bounded`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
-    with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:
-        df = finding_rows(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part)
     from auditor.continuity import to_findings
 
-    with open(directory / FINDINGS_FILE, "wb") as f:  # a thousand findings at a time
-        for i in range(0, df.height, 1_000):
-            _dump(to_findings(df.slice(i, 1_000)), f)
+    with (tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp,
+          open(directory / FINDINGS_FILE, "wb") as f):  # fmt: skip
+        for df in sorted_finding_frames(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part):
+            for i in range(0, df.height, 1_000):  # a thousand findings at a time
+                _dump(to_findings(df.slice(i, 1_000)), f)
     return 0
 
 

@@ -116,6 +116,7 @@ def iter_parsed(
         if on_hand is not None:
             on_hand(r)
         yield r.hand, r.findings
+    run.dups.seen.close()  # the duplicate-id store (its page cache, its file): not needed past the last hand
     if run.crosshand is not None:  # a thousand at a time: their number grows with the run
         fs = []
         for f in run.crosshand.findings():

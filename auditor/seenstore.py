@@ -40,9 +40,10 @@ def _close(conn: sqlite3.Connection, directory: str) -> None:
 class SeenStore:
     """``(site, hand id)`` → ``(path, first line, fingerprint)`` of the first record seen."""
 
-    def __init__(self, spill_at: int = SPILL_AT, cache_kib: int = CACHE_KIB, directory: str | None = None) -> None:
-        self.spill_at = spill_at
-        self.cache_kib = cache_kib
+    def __init__(self, spill_at: int | None = None, cache_kib: int | None = None, directory: str | None = None) -> None:
+        # (the module's values read now, not when the class was defined: a test can lower them)
+        self.spill_at = SPILL_AT if spill_at is None else spill_at
+        self.cache_kib = CACHE_KIB if cache_kib is None else cache_kib
         self.directory = directory  # where the temporary database goes (default: the system's temp dir)
         self.mem: dict[tuple[str, str], First] = {}
         self.db: sqlite3.Connection | None = None

@@ -19,8 +19,20 @@ hand ids are streamed to one temporary file (never into the repository), then ``
 RSS of the largest process and of the process tree (the cross-hand child counted with its parent),
 seconds, and the slope between consecutive sizes in bytes per hand (what 10M hands would add).
 
+``--curve N`` (issue 16, s8-memory) runs each command once on N such hands and reads the auditing
+process's own ``VmRSS`` and ``VmHWM`` (peak so far) when it has seen each of ``--marks`` hands (a
+driver counts the hands ``AuditRun.process`` is given and then runs ``auditor.cli.main`` unchanged):
+the growth between marks in bytes per hand, for ``--outputs`` json, text, sarif, html (``audit
+--html``) and parse; and the cross-hand child's peak (``ru_maxrss`` of the waited-for child).
+``--child N,N`` runs the cross-hand child alone on the rows of N hands (the corpus's rows repeated
+at fresh tables, written as ``Bounded`` writes them), ``--store N`` the duplicate-id store alone:
+both reach 10M hands in minutes, where a full audit of 10M hands takes ~3 CPU hours.
+
     .venv/bin/python benchmarks/bench_memory.py [--huge-mb 400] [--many-mb 45] [--json OUT]
     .venv/bin/python benchmarks/bench_memory.py --scale 10000,100000,300000 [--json OUT]
+    .venv/bin/python benchmarks/bench_memory.py --curve 1000000 --marks 10000,100000,1000000 --outputs json
+    .venv/bin/python benchmarks/bench_memory.py --child 100000,1000000,10000000
+    .venv/bin/python benchmarks/bench_memory.py --store 10000000 --marks 10000,100000,1000000,10000000
 """
 
 from __future__ import annotations
@@ -213,6 +225,242 @@ def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tupl
     return 0 if all(r["within"] for r in rows) else 1
 
 
+#: ``--curve``: the driver run in the measured process.  It counts the hands the audit step
+#: processes (wrapping ``AuditRun.process``, nothing else changed) and, at each mark, reads the
+#: process's own ``VmRSS`` and ``VmHWM`` (peak so far) from ``/proc/self/status``; then it runs
+#: ``hhaudit audit`` exactly as the command line does (``auditor.cli.main``).
+_CURVE_DRIVER = """
+import json, sys
+import auditor.audit as A
+from auditor import cli
+
+def status():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0])
+    return out
+
+marks = sorted(int(x) for x in sys.argv[1].split(","))
+seen, got = 0, []
+step = A.AuditRun.process
+
+def process(self, chunk):
+    global seen
+    r = step(self, chunk)
+    seen += 1
+    while marks and seen >= marks[0]:
+        got.append({"hands": marks.pop(0), **status()})
+    return r
+
+A.AuditRun.process = process
+rc = cli.main(sys.argv[2:])
+end = status()
+import resource  # the largest waited-for child: the cross-hand child process, if one ran
+child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc, "child_peak_kib": child}))
+"""
+
+#: ``--curve``: the commands measured (the same run of hands for each): ``hhaudit audit`` with each
+#: output, and ``hhaudit parse`` (its tables written by size).
+CURVE_OUTPUTS = {
+    "json": ["audit", "--format", "json", "--fail-on", "none", "-o", "{tmp}/out.json"],
+    "text": ["audit", "--format", "text", "--fail-on", "none", "-o", "{tmp}/out.txt"],
+    "sarif": ["audit", "--format", "sarif", "--fail-on", "none", "-o", "{tmp}/out.sarif"],
+    "html": ["audit", "--format", "json", "--fail-on", "none", "-o", "{tmp}/out.json", "--html", "{tmp}/report"],
+    "parse": ["parse", "--to", "jsonl", "--out", "{tmp}/tables"],
+}
+
+
+def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
+    """One ``hhaudit audit`` (or ``parse``) run under the driver: the marks of the auditing process,
+    its peak at the end, and the peak of the cross-hand child (``ru_maxrss`` of the processes it
+    waited for: exact, no sampling, which would cost as much CPU as the run on a loaded machine).
+    ``tree_peak_kib`` is an upper bound for both at once: the parent's RSS at the end (it waits
+    for the child, which starts after the last hand) plus the child's peak."""
+    import time
+
+    t = time.perf_counter()
+    cmd = [sys.executable, "-c", _CURVE_DRIVER, ",".join(map(str, marks)), *argv]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, check=True).stdout
+    got: dict[str, object] = json.loads(out.decode().strip().splitlines()[-1])
+    got["seconds"] = round(time.perf_counter() - t, 1)
+    got["tree_peak_kib"] = got["end"]["VmRSS"] + got["child_peak_kib"]  # type: ignore[index, operator]
+    return got
+
+
+def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None) -> int:
+    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module)."""
+    marks = sorted({m for m in marks if m <= n} | {n})
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(keep) if keep else Path(tmp) / f"hands-{n}.txt"
+        if not (keep and src.exists()):
+            stream_hands(src, n)
+        for name in outputs:
+            argv = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
+            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks)
+            got["output"] = name
+            rows.append(got)
+            print(json.dumps(got), flush=True)
+    print(f"\n{'output':<6} {'hands':>10} {'RSS MiB':>8} {'peak MiB':>9} {'B/hand (peak) since prev':>25}")
+    ok = True
+    for r in rows:
+        prev = None
+        for m in [*r["marks"], {**r["end"], "hands": "end"}]:  # type: ignore[list-item]
+            slope = ""
+            if prev is not None and m["hands"] != "end":
+                slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f}"
+            print(f"{r['output']:<6} {m['hands']:>10} {m['VmRSS'] / 1024:>8.1f} {m['VmHWM'] / 1024:>9.1f} {slope:>25}")
+            prev = m
+        child = int(r["child_peak_kib"]) / 1024  # type: ignore[call-overload]
+        tree = int(r["tree_peak_kib"]) / 1024  # type: ignore[call-overload]
+        peak = r["end"]["VmHWM"] / 1024  # type: ignore[index]
+        ok = ok and peak <= SCALE_BOUNDS["parse" if r["output"] == "parse" else "audit"]
+        print(f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s")
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0 if ok else 1
+
+
+def corpus_rows() -> list[dict[str, object]]:
+    """The cross-hand rows (``auditor.crosshand_rows``) of the PokerStars corpus hands, audited once."""
+    import io
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import common
+    from bench_batch import hand_texts
+
+    from auditor.audit import AuditRun
+    from auditor.crosshand_audit import Bounded
+    from auditor.formats import Chunk
+    from auditor.ingest import read_stream
+
+    text = "\n\n\n".join(hand_texts(str(common.default_corpus()))).encode()
+    b = Bounded(rows_per_batch=10**9, in_process=10**9)
+    run = AuditRun(crosshand=b)
+    for c in read_stream(io.BytesIO(text), "corpus.txt", len(text))[1]:
+        if isinstance(c, Chunk):
+            run.process(c)
+    return b.rows
+
+
+def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
+    """The rows file :class:`auditor.crosshand_audit.Bounded` would write for ``n`` hands: ``base``
+    repeated with fresh hand ids and lines, each repetition at fresh tables and tournaments (as
+    ``stream_hands``)."""
+    from auditor.crosshand_audit import ROWS_FILE, ROWS_PER_BATCH
+    from auditor.spillsort import dump
+
+    span = 1 + max(int(r["first_line"] or 0) for r in base)  # type: ignore[call-overload]
+    with open(directory / ROWS_FILE, "wb") as f:
+        batch = []
+        for i in range(n):
+            rep, r = divmod(i, len(base))
+            row = dict(base[r])
+            row["hand_id"] = str(800_000_000_000 + i)
+            row["first_line"] = int(row["first_line"] or 0) + rep * span  # type: ignore[call-overload]
+            if rep:
+                row["table"] = f"R{rep} {row['table']}"
+                if row.get("tournament_id") is not None:
+                    row["tournament_id"] = f"{rep}{row['tournament_id']}"
+            batch.append(row)
+            if len(batch) >= ROWS_PER_BATCH:
+                dump(batch, f)
+                batch = []
+        if batch:
+            dump(batch, f)
+
+
+def child(sizes: list[int], json_out: str | None) -> int:
+    """``--child``: the cross-hand child process alone (``python -m auditor.crosshand_audit``) on
+    the rows of N hands: its peak RSS (sampled every 20 ms and ``ru_maxrss``), seconds, findings."""
+    import resource
+    import time
+
+    from auditor.crosshand_audit import FINDINGS_FILE, HANDS_PER_PARTITION, _child_env
+    from auditor.spillsort import load_all
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp)
+            child_rows(d, base, n)
+            disk = (d / "rows.pickle").stat().st_size
+            argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+            t = time.perf_counter()
+            p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, env=_child_env(), cwd=ROOT)
+            most = 0
+            while p.poll() is None:
+                most = max(most, _rss_kib(p.pid))
+                time.sleep(0.02)
+            secs = time.perf_counter() - t
+            found = 0
+            with open(d / FINDINGS_FILE, "rb") as f:
+                for part in load_all(f):
+                    found += len(part)
+            maxrss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # (the largest child so far)
+            r = {"hands": n, "rows_file_mib": round(disk / 2**20, 1), "findings": found,
+                 "peak_mib": round(most / 1024, 1), "maxrss_so_far_mib": round(maxrss / 1024, 1),
+                 "seconds": round(secs, 1)}  # fmt: skip
+            rows.append(r)
+            print(json.dumps(r), flush=True)
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+_STORE_DRIVER = """
+import json, os, sys, time
+from auditor.seenstore import SeenStore
+
+def status():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0])
+    return out
+
+n, marks = int(sys.argv[1]), sorted(int(x) for x in sys.argv[2].split(","))
+store, got, t = SeenStore(), [], time.process_time()
+fp = os.urandom(8 * 32)  # a hand of 32 lines: 8 bytes a line
+for i in range(n):
+    key = ("pokerstars", str(800_000_000_000 + i))
+    if store.get(key) is None:  # as DuplicateIds.copy_of: look up, then remember
+        store[key] = ("/data/night/hands.txt", 1 + 40 * i, fp[i % 8 :] + fp[: i % 8])
+    while marks and i + 1 >= marks[0]:
+        got.append({"hands": marks.pop(0), "cpu_s": round(time.process_time() - t, 1), **status()})
+print(json.dumps({"marks": got, "on_disk": store.on_disk}))
+store.close()
+"""
+
+
+def store(n: int, marks: list[int], json_out: str | None) -> int:
+    """``--store``: the duplicate-id store alone (:class:`auditor.seenstore.SeenStore`, as
+    ``DuplicateIds.copy_of`` uses it: one lookup and one insert a hand, 32-line fingerprints) for
+    ``n`` hands in a fresh process: RSS and peak at each mark, CPU seconds."""
+    marks = sorted({m for m in marks if m <= n} | {n})
+    cmd = [sys.executable, "-c", _STORE_DRIVER, str(n), ",".join(map(str, marks))]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    prev = None
+    for m in got["marks"]:
+        slope = ""
+        if prev is not None:
+            slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f} B/hand"
+        print(f"store {m['hands']:>10,} hands  RSS {m['VmRSS'] / 1024:6.1f}  peak {m['VmHWM'] / 1024:6.1f} MiB  "
+              f"{m['cpu_s']:7.1f} CPU s  {slope}", flush=True)  # fmt: skip
+        prev = m
+    if json_out:
+        Path(json_out).write_text(json.dumps(got, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -222,8 +470,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--commands", default=",".join(SCALE_BOUNDS), help="with --scale: which commands (default all)")
     ap.add_argument("--same-tables", action="store_true",
                     help="with --scale: repeat the corpus at its own tables (chains grow with N)")  # fmt: skip
+    ap.add_argument("--curve", type=int, metavar="N",
+                    help="one run of N hands per output: RSS and peak by hands seen, the child's peak")  # fmt: skip
+    ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
+    ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
+    ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
+    ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
+    ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.store:
+        return store(args.store, [int(x) for x in args.marks.split(",") if x.strip()], args.json)
+    if args.child:
+        return child([int(x) for x in args.child.split(",") if x.strip()], args.json)
+    if args.curve:
+        marks = [int(x) for x in args.marks.split(",") if x.strip()]
+        outs = [o.strip() for o in args.outputs.split(",") if o.strip()]
+        return curve(args.curve, marks, outs, args.json, args.keep_input)
     if args.scale:
         cmds = [c.strip() for c in args.commands.split(",") if c.strip()]
         return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds, args.same_tables)
