@@ -201,6 +201,55 @@ def machine_scaling(loops: int = 30_000_000) -> dict[str, float]:
     return {"one_s": one, "two_s": two, "ratio": 2 * one / two}
 
 
+_PHASES = """
+import json, sys, time
+t0 = time.monotonic()
+from auditor.batch.allocator import keep_freed_pages
+keep_freed_pages()
+src, store, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pool = None
+if workers > 1:
+    from auditor.batch.engines import Pool
+    pool = Pool(workers)
+from auditor.batch.runner import Options, Timings, run_batch
+tm = Timings()
+code = run_batch(Options([src], store, workers=workers, fail_on=None, progress="none"), runner=pool, timings=tm)
+tm.mark("end")
+print(json.dumps({"exit": code, "t0": t0, "marks": tm.marks, "first_result": tm.first_result,
+                  "last_result": tm.last_result, "worker_cpu": list(tm.worker_cpu.values())}))
+"""
+
+
+def phases(src: Path, store: Path, workers: int) -> dict[str, Any]:
+    """One run of ``run_batch`` (as ``hhaudit batch`` runs it) in a fresh process, with its phases
+    timed (:class:`auditor.batch.runner.Timings`): the batch process's CPU seconds in each phase, the
+    night pass's CPU and wall seconds, each worker's CPU seconds, when the first and last results came."""
+    p = subprocess.run([sys.executable, "-c", _PHASES, str(src), str(store), str(workers)], capture_output=True,
+                       text=True, check=True)  # fmt: skip
+    d = json.loads(p.stdout.splitlines()[-1])
+    m = {k: tuple(v) for k, v in d["marks"].items()}
+
+    def cpu(a: str, b: str) -> float:
+        return float(m[b][0] - m[a][0])
+
+    def wall(a: str, b: str) -> float:
+        return float(m[b][1] - m[a][1])
+
+    return {
+        "workers": workers,
+        "exit": d["exit"],
+        "parent_cpu_s": m["end"][0],  # the batch process, start-up included
+        "parent_before_first_task_cpu_s": m["submit"][0],  # imports, lock, manifest, listing
+        "parent_results_cpu_s": cpu("submit", "results"),  # while the workers run
+        "parent_manifest_cpu_s": cpu("results", "manifest"),
+        "night_cpu_s": cpu("manifest", "night"),
+        "night_wall_s": wall("manifest", "night"),
+        "after_last_result_wall_s": m["end"][1] - (d["last_result"] or m["results"][1]),
+        "wall_s": m["end"][1] - d["t0"],
+        "worker_cpu_s": sorted(d["worker_cpu"], reverse=True),
+    }
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -248,6 +297,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rss-workers", type=int, default=1, help="workers of the RSS runs (default 1)")
     ap.add_argument("--hands-per-file", type=int, default=1000)
     ap.add_argument("--tmp", help="directory for the generated input and stores (default: the system's)")
+    ap.add_argument(
+        "--phases",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="time the phases of one run per worker count on HANDS hands (CPU seconds; 0: skip)",
+    )
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -261,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hands_per_file": args.hands_per_file,
         "speed": [],
         "rss": [],
+        "phases": [],
     }
     print(
         f"{len(texts):,} PokerStars corpus hands, repeated with fresh ids, {args.hands_per_file:,} hands per file; "
@@ -321,6 +378,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"against 1 on this machine, best of {len(controls)} measured between the runs: "
                     f"{ctl['ratio']:.2f}; ratio / control {ratio / ctl['ratio']:.2f})"
                 )
+            shutil.rmtree(src)
+        if args.phases:
+            src = root / f"in-phases-{args.phases}"
+            generate(src, args.phases, args.hands_per_file, texts)
+            prow = []
+            for rep in range(args.repeat):
+                for w in (int(x) for x in args.workers.split(",")):
+                    r = phases(src, root / f"store-phases-{w}-{rep}", w)
+                    result["phases"].append(r)
+                    shutil.rmtree(root / f"store-phases-{w}-{rep}")
+                    prow.append([f"{w} worker(s)", r["parent_cpu_s"], r["parent_before_first_task_cpu_s"],
+                                 r["parent_results_cpu_s"], r["parent_manifest_cpu_s"], r["night_cpu_s"],
+                                 r["night_wall_s"], r["after_last_result_wall_s"],
+                                 " + ".join(f"{c:.1f}" for c in r["worker_cpu_s"]), r["wall_s"]])  # fmt: skip
+                    print(f"  phases, {w} worker(s): done", flush=True)
+            print()
+            head = [f"{args.phases:,} hands", "batch CPU s", "before 1st task", "collecting", "manifest",
+                    "night CPU s", "night wall s", "after last result (wall s)", "workers' CPU s",
+                    "wall s"]  # fmt: skip
+            print(common.format_table(head, prow))
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

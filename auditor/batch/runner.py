@@ -55,6 +55,29 @@ COMPACT_EVERY = 500
 MAX_ERRORS_LOGGED = 50
 
 
+@dataclass
+class Timings:
+    """Where a run's time goes, for ``benchmarks/bench_batch.py --phases``: at each mark, this
+    process's CPU seconds since it started (its threads included) and the wall clock; for each
+    worker process, its CPU seconds at its last result (start-up included)."""
+
+    marks: dict[str, tuple[float, float]] = field(default_factory=dict)  # name: (process CPU s, monotonic s)
+    first_result: float | None = None  # monotonic s
+    last_result: float | None = None
+    worker_cpu: dict[int, float] = field(default_factory=dict)
+
+    def mark(self, name: str) -> None:
+        self.marks[name] = (time.process_time(), time.monotonic())
+
+    def result(self, r: FileResult) -> None:
+        now = time.monotonic()
+        if self.first_result is None:
+            self.first_result = now
+        self.last_result = now
+        if r.pid:
+            self.worker_cpu[r.pid] = max(self.worker_cpu.get(r.pid, 0.0), r.cpu)
+
+
 class UsageError(ValueError):
     """A bad argument: the run does not start (exit status 2)."""
 
@@ -241,9 +264,16 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
     )
 
 
-def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = None, runner: Runner | None = None) -> int:
+def run_batch(
+    opts: Options,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    runner: Runner | None = None,
+    timings: Timings | None = None,
+) -> int:
     """Run ``hhaudit batch``; returns the exit status (see the module documentation).  ``runner``:
-    the engine, when the caller started it already (a local pool, started before the imports)."""
+    the engine, when the caller started it already (a local pool, started before the imports);
+    ``timings``: filled with the run's phases (``benchmarks/bench_batch.py --phases``)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     try:
@@ -257,7 +287,7 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
             runner = engine(opts.engine, opts.workers, opts.scheduler)
         os.makedirs(store, exist_ok=True)
         with S.StoreLock(store):
-            return _locked(opts, store, night, runner, out, err)
+            return _locked(opts, store, night, runner, out, err, timings if timings is not None else Timings())
     except (S.StoreBusy, EngineError, OSError, pl.exceptions.PolarsError) as e:
         print(f"hhaudit: {e}", file=err)
         return 2
@@ -267,7 +297,8 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
             close()
 
 
-def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO) -> int:
+def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO, tm: Timings) -> int:
+    tm.mark("locked")
     started = datetime.now(UTC)
     run_id = f"{started:%Y%m%dT%H%M%S}Z-{secrets.token_hex(3)}"
     t0 = time.monotonic()
@@ -323,9 +354,11 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         done.clear()
         seq += 1
 
+    tm.mark("submit")
     results = runner(tasks())
     try:
         for res in results:
+            tm.result(res)
             tally.add(res)
             progress.update(res)
             if res.status != "skipped":
@@ -344,14 +377,17 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     finally:
         results.close()  # stops the pool or the Dask client now, not when garbage collected
         progress.close()
+    tm.mark("results")
     compact()
     S.compact_manifest(store, run_id)
+    tm.mark("manifest")
     if status == "complete":
         # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
         from auditor.batch.crosshand import run_night, worst
 
         tally.crosshand = run_night(store, night)
         tally.worst = max(tally.worst, worst(tally.crosshand))
+    tm.mark("night")
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
         code = 2

@@ -78,6 +78,8 @@ class FileResult:
     worst: int = 0  # int(Severity) of the worst finding, 0 when there is none
     error: str | None = None
     seconds: float = 0.0
+    pid: int = 0  # the process that audited the file, and its CPU seconds so far (start-up included):
+    cpu: float = 0.0  # each worker's own CPU, for the run's timings (benchmarks/bench_batch.py --phases)
 
     @property
     def findings(self) -> int:
@@ -311,6 +313,7 @@ def audit_file(task: FileTask) -> FileResult:
         res.status = "error"
         res.error = f"cannot write the store: {type(e).__name__}: {e}"
     res.seconds = time.perf_counter() - t0
+    res.pid, res.cpu = os.getpid(), time.process_time()
     return res
 
 
