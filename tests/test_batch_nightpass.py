@@ -150,3 +150,14 @@ def test_garbage_collection_removes_a_killed_pass_s_partition_files(store: Path,
     (copy / NP.TAILS / f"night={NIGHTS[0]}" / ".tails-x.parquet.tmp").write_bytes(b"")
     out = S.collect_garbage(str(copy), {})
     assert out.removed_temp == 2 and not (copy / "crosshand-abc").exists()
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_findings_frame_equals_the_rows_built_one_by_one(store: Path, night: str) -> None:
+    cont = X._located(str(store), night, X.check_night(str(store), night))
+    assert cont.height
+    got = X.findings_frame(cont)
+    want = S.frame(X._rows(cont), S.FINDINGS)
+    assert got.schema == want.schema
+    assert got.equals(want)
+    assert X.findings_frame(cont.head(0)).equals(S.frame([], S.FINDINGS))

@@ -262,6 +262,39 @@ def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+#: ``json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)`` as
+#: :func:`auditor.batch.work.finding_row` writes a finding's data, with one encoder for every row.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str).encode
+
+
+def findings_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """The store ``findings`` rows of located continuity rows (:func:`_located`) as a frame: the
+    rows of :func:`_rows` (``S.frame(_rows(df), S.FINDINGS)``), built column by column (issue 16:
+    a row dictionary per finding cost half of a night pass whose hands each have a finding)."""
+    fs = C.to_findings(df)
+    players = [f.data.get("player") for f in fs]
+    profiles = [f.data.get("profile") for f in fs]
+    cols: dict[str, list[Any]] = {
+        "file_key": df["file_key"].to_list(),
+        "audit_id": df["audit_id"].to_list(),
+        "hand_no": df["hand_no"].to_list(),
+        "site": [f.site for f in fs],
+        "hand_id": [f.hand_id for f in fs],
+        "table": df["table"].to_list(),
+        "player": [p if isinstance(p, str) else None for p in players],
+        "code": [f.code for f in fs],
+        "name": [f.name for f in fs],
+        "severity": [str(f.severity) for f in fs],
+        "path": [f.path for f in fs],
+        "line": [f.line for f in fs],
+        "column": [f.column for f in fs],
+        "message": [f.message for f in fs],
+        "profile": [p if isinstance(p, str) else None for p in profiles],
+        "data": [_ENCODE(f.data) if f.data else None for f in fs],
+    }
+    return S.frame_columns(cols, S.FINDINGS)
+
+
 #: Findings turned into store rows at once by :func:`run_night` (issue 16: rows as dictionaries
 #: cost ~2 KiB each, a frame ~0.2 KiB: a night with a finding on every hand stays bounded).
 ROWS_PER_FRAME = 20_000
@@ -302,7 +335,7 @@ def run_night(store: str, night: str) -> Counter[str]:
 
     def frames() -> Iterator[pl.DataFrame]:
         for i in range(0, cont.height, ROWS_PER_FRAME):
-            yield S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS)
+            yield findings_frame(cont.slice(i, ROWS_PER_FRAME))
         dups = night_duplicates(store, night)
         for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
             rows = []

@@ -324,8 +324,13 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         tally.messages.append(f"{display_path(path)}: not a regular file (a FIFO, device or socket): skipped")
     pause = float(os.environ.get(PAUSE_ENV) or 0)
 
+    # with several workers, the largest files first (issue 16): the last file handed out is then a
+    # small one, so no worker is left alone on a long file while the others wait (a stable sort:
+    # files of one size keep their listing order; the store does not depend on the order)
+    order = sorted(files, key=lambda f: -f[1]) if opts.workers > 1 else files
+
     def tasks() -> Iterator[FileTask]:
-        for path, _size in files:
+        for path, _size in order:
             key = S.file_key(path)
             yield FileTask(path, key, night, store, opts.rules, __version__, run_id, started,
                            opts.batch_size, known.get(key), pause)  # fmt: skip
