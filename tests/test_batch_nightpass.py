@@ -161,3 +161,38 @@ def test_findings_frame_equals_the_rows_built_one_by_one(store: Path, night: str
     assert got.schema == want.schema
     assert got.equals(want)
     assert X.findings_frame(cont.head(0)).equals(S.frame([], S.FINDINGS))
+
+
+@pytest.mark.parametrize("executor", ["in-process", "pool"])
+def test_the_night_pass_on_a_pool_writes_the_same_rows(
+    store: Path, tmp_path: Path, executor: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The night's partitions checked (and their findings turned into rows) as jobs on the
+    batch's pool, at least one partition per worker: the same crosshand rows, in the same order,
+    and the same table tails as the pass in one process."""
+    import multiprocessing
+    from concurrent.futures import Executor, ProcessPoolExecutor
+
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)  # the fixture's nights are small: split them anyway
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    pool: Executor = (
+        InProcess() if executor == "in-process" else ProcessPoolExecutor(2, multiprocessing.get_context("spawn"))
+    )
+    try:
+        for night in NIGHTS:
+            X.run_night(str(copy), night, pool, 3)
+            for table in ("crosshand", NP.TAILS):
+                d = S.night_dir(str(store), table, night)
+                for name in os.listdir(d):
+                    want = pl.read_parquet(os.path.join(d, name))
+                    got = pl.read_parquet(os.path.join(S.night_dir(str(copy), table, night), name))
+                    if table == NP.TAILS:
+                        assert _key(got) == _key(want), (night, name)
+                    else:
+                        assert got.equals(want), (night, name)
+    finally:
+        pool.shutdown()
+    assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
+import shutil
+import tempfile
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from datetime import date
 from typing import Any
 
@@ -323,20 +326,60 @@ def check_night(
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
-def run_night(store: str, night: str) -> Counter[str]:
+#: A night of at least this many hands is checked in at least as many partitions as there are
+#: workers to check them (issue 16: smaller, the round trips cost more than they save).
+PARALLEL_HANDS = 2_000
+
+
+def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """:func:`check_night` of a night of one partition (a job of :func:`run_night`)."""
+    hands, seats = night_frames(store, night)
+    return C.check(hands.lazy(), seats=seats.lazy()).collect(), None
+
+
+def run_night(store: str, night: str, pool: Executor | None = None, workers: int = 1) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
-    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice)."""
-    from auditor.batch.nightpass import night_duplicates, write_findings, write_tails
+    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
+
+    ``pool`` (the batch's local process pool, its ``workers`` processes done with the files): the
+    partitions of the night are checked and the findings turned into rows on the workers while
+    this process checks the duplicate ids (issue 16: the pass used to run on one core after the
+    workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least
+    ``workers`` partitions.  The rows are the same with or without a pool (:func:`check_night`)."""
+    from auditor.batch.engines import InProcess
+    from auditor.batch.nightpass import night_duplicates, partition_job, stream_night, write_findings, write_tails
     from auditor.batch.work import finding_row
 
-    tails: list[pl.DataFrame] = []
-    cont = _located(store, night, check_night(store, night, tails_out=tails))
+    ex: Executor = pool if pool is not None else InProcess()
+    workers = workers if pool is not None else 1
+    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        streamed = n > HANDS_PER_PARTITION or split > 1
+        jobs: list[Future[tuple[pl.DataFrame, pl.DataFrame | None]]]
+        if streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
+            jobs = [ex.submit(partition_job, hd, sd, night)
+                    for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split)]  # fmt: skip
+        else:
+            jobs = [ex.submit(_whole_night, store, night)]
+        dups = night_duplicates(store, night)  # meanwhile, in this process
+        done = [j.result() for j in jobs]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    tails = [t for _c, t in done if t is not None]
+    cont = _located(store, night, _merge([c for c, _t in done]) if streamed else done[0][0])
+    step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
 
     def frames() -> Iterator[pl.DataFrame]:
-        for i in range(0, cont.height, ROWS_PER_FRAME):
-            yield findings_frame(cont.slice(i, ROWS_PER_FRAME))
-        dups = night_duplicates(store, night)
+        window: deque[Future[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
+        for i in range(0, cont.height, step):
+            window.append(ex.submit(findings_frame, cont.slice(i, step)))
+            if len(window) >= workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
         for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
             rows = []
             for f, r in _dup_findings(dups.slice(i, ROWS_PER_FRAME)):

@@ -218,19 +218,20 @@ def _count(store: str, night: str) -> int:
     return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
 
 
-def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[str, str]]:
+def stream_night(store: str, night: str, tmp: str, per_part: int, min_parts: int = 1) -> list[tuple[str, str]]:
     """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
     by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
     its seats; returns the (hands, seats) folders of the partitions that have hands.
 
     The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
     writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
-    so a partition is its files in order and memory holds one buffer, whatever the night's size."""
+    so a partition is its files in order and memory holds one buffer, whatever the night's size.
+    ``min_parts``: at least that many partitions (one for each worker that checks them)."""
     before = tails(store, night)
     total = _count(store, night) + before.height
     if not total:
         return []
-    parts = -(-total // per_part)
+    parts = max(-(-total // per_part), min_parts)
     buf_h: list[pl.DataFrame] = []
     buf_s: list[pl.DataFrame] = []
     seq = 0
@@ -292,20 +293,30 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
     """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone;
     the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With
     ``tails_out``, each partition's share of the night's table tails is appended to it."""
-    from auditor.batch.crosshand import _check_frame, _merge
+    from auditor.batch.crosshand import _merge
 
-    day = date.fromisoformat(night)
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
         results = []
         for hd, sd in stream_night(store, night, tmp, per_part):
-            hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
-            results.append(_check_frame((hands.select(list(C.FLAT)), seats)))
+            checked, tails_part = partition_job(hd, sd, night)
+            results.append(checked)
             if tails_out is not None:
-                tails_out.append(_partition_tails(hands, seats, day))
+                tails_out.append(tails_part)
         return _merge(results)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def partition_job(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One partition of a streamed night (:func:`stream_night`'s folders), checked alone: its
+    :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
+    :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool."""
+    from auditor.batch.crosshand import _check_frame
+
+    hands, seats = _read(hands_dir, _HANDS_LOC), _read(seats_dir, C.SEAT_FIELDS)
+    checked = _check_frame((hands.select(list(C.FLAT)), seats))
+    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
 
 # ---------------------------------------------------------------------------- duplicate ids

@@ -390,7 +390,8 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
         from auditor.batch.crosshand import run_night, worst
 
-        tally.crosshand = run_night(store, night)
+        executor = getattr(runner, "executor", None)  # a local pool: the night pass runs on its workers too
+        tally.crosshand = run_night(store, night, executor() if executor is not None else None, opts.workers)
         tally.worst = max(tally.worst, worst(tally.crosshand))
     tm.mark("night")
     seconds = time.monotonic() - t0
