@@ -609,3 +609,29 @@ def test_report_counts_cross_file_duplicate_ids(tmp_path: Path) -> None:
     doc.feed(Path(write_store_report(str(tmp_path / "store"), str(tmp_path / "html"))).read_text("utf-8"))
     rows = doc.tables["duplicates-table"][1:]
     assert [r[:3] for r in rows] == [["pokerstars", "810000000001", "2"]]
+
+
+def test_pool_night_pass_and_staged_parts_give_the_serial_crosshand_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a local pool the workers stage their parts for the night pass and the night's
+    partitions are checked on the workers (issue 16): the same crosshand rows and table tails as
+    one process, and no staging folder left behind."""
+    from auditor.batch import crosshand
+
+    monkeypatch.setattr(crosshand, "PARALLEL_HANDS", 1)  # split even these few hands across the workers
+    src = tmp_path / "in"
+    files = make_inputs(src, files=5)
+    (src / "copy.txt").write_text(files[0].read_text("utf-8"), "utf-8")  # H005 across files
+    batch([src], tmp_path / "serial", fail_on=None)
+    code, out, _ = batch([src], tmp_path / "pool", workers=2, fail_on=None)
+    assert code == 0, out
+    assert_same_store(tmp_path / "serial", tmp_path / "pool")
+    for table in ("crosshand", "tails"):
+        a = sorted((tmp_path / "serial" / table).rglob("*.parquet"))
+        b = sorted((tmp_path / "pool" / table).rglob("*.parquet"))
+        assert [p.name for p in a] == [p.name for p in b] and a, table
+        for x, y in zip(a, b, strict=True):
+            assert pl.read_parquet(x).equals(pl.read_parquet(y)), x
+    assert S.scan(str(tmp_path / "pool"), "crosshand").collect().height > 0
+    assert not [d for d in os.listdir(tmp_path / "pool") if d.startswith("crosshand-")]

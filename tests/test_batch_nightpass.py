@@ -196,3 +196,25 @@ def test_the_night_pass_on_a_pool_writes_the_same_rows(
     finally:
         pool.shutdown()
     assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_parts_staged_by_the_workers_read_as_the_store_s_parts(store: Path, night: str, tmp_path: Path) -> None:
+    """What a worker stages from the frames it has just written (nightpass.stage_part) is what the
+    night pass would read from the store: the same flat hands, seats and partition-key hashes."""
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    for hp, sp in NP._night_parts(str(store), date.fromisoformat(night)):
+        assert sp is not None
+        NP.stage_part(str(stage), hp, night, pl.read_parquet(hp), pl.read_parquet(sp))
+    none = pl.DataFrame()
+    staged = list(NP._frames(str(store), night, none, str(stage)))
+    read = list(NP._frames(str(store), night, none))
+    assert staged and len(staged) == len(read)
+    for (h1, s1, x1), (h2, s2, x2) in zip(staged, read, strict=True):
+        assert x1 is not None and x2 is None
+        assert h1.equals(h2.select(h1.columns)) and s1.equals(s2)
+        assert x1.equals(h2.select(NP._hash()).to_series().alias("_h"))
+    # a part whose staged files are missing (the worker failed to write them) is read from the store
+    os.remove(next(stage.glob("*.h.parquet")))
+    assert sum(x is None for _h, _s, x in NP._frames(str(store), night, none, str(stage))) == 1

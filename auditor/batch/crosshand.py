@@ -337,7 +337,9 @@ def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame | N
     return C.check(hands.lazy(), seats=seats.lazy()).collect(), None
 
 
-def run_night(store: str, night: str, pool: Executor | None = None, workers: int = 1) -> Counter[str]:
+def run_night(
+    store: str, night: str, pool: Executor | None = None, workers: int = 1, stage: str | None = None
+) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
     spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
@@ -346,7 +348,9 @@ def run_night(store: str, night: str, pool: Executor | None = None, workers: int
     partitions of the night are checked and the findings turned into rows on the workers while
     this process checks the duplicate ids (issue 16: the pass used to run on one core after the
     workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least
-    ``workers`` partitions.  The rows are the same with or without a pool (:func:`check_night`)."""
+    ``workers`` partitions.  ``stage``: where the workers staged the hands parts they wrote
+    (:func:`auditor.batch.nightpass.stage_part`).  The rows are the same with or without a pool or
+    a stage (:func:`check_night`)."""
     from auditor.batch.engines import InProcess
     from auditor.batch.nightpass import night_duplicates, partition_job, stream_night, write_findings, write_tails
     from auditor.batch.work import finding_row
@@ -361,7 +365,7 @@ def run_night(store: str, night: str, pool: Executor | None = None, workers: int
         jobs: list[Future[tuple[pl.DataFrame, pl.DataFrame | None]]]
         if streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
             jobs = [ex.submit(partition_job, hd, sd, night)
-                    for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split)]  # fmt: skip
+                    for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
         else:
             jobs = [ex.submit(_whole_night, store, night)]
         dups = night_duplicates(store, night)  # meanwhile, in this process

@@ -194,22 +194,57 @@ def _flat(hands: pl.DataFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame
     return hands.with_columns(n.alias(C.N_SEATS)).drop("seats", "_in"), sf.drop("_in")
 
 
-def _frames(store: str, night: str, before: pl.DataFrame) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
-    """The night's hands part by part (flat, with their seats), then the earlier nights' tails."""
+def _frames(
+    store: str, night: str, before: pl.DataFrame, stage: str | None = None
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame, pl.Series | None]]:
+    """The night's hands part by part (flat, with their seats, and their partition-key hashes when
+    the part was staged), then the earlier nights' tails.  A part staged in ``stage`` by the worker
+    that wrote it (:func:`stage_part`) is read from there; the others from the store."""
     day = date.fromisoformat(night)
     for hp, sp in _night_parts(store, day):
+        if stage is not None and sp is not None:
+            shp, ssp = _staged(stage, hp)
+            if os.path.exists(shp) and os.path.exists(ssp):
+                h = pl.read_parquet(shp)
+                yield h.drop("_h"), pl.read_parquet(ssp), h["_h"]
+                continue
         h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
             pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
         s = None
         if sp is not None:
             s = pl.scan_parquet(sp, schema=S.SEATS, missing_columns="insert").with_columns(pl.lit(day).alias(S.NIGHT))
-        yield _flat(h, s)
+        yield *_flat(h, s), None
     if before.height:
-        yield _flat(before, None)
+        yield *_flat(before, None), None
 
 
 def _hash() -> pl.Expr:
     return C.partition_key().hash(seed=7)
+
+
+def _staged(stage: str, hands_part: str) -> tuple[str, str]:
+    base = os.path.basename(hands_part).removesuffix(".parquet")
+    return os.path.join(stage, f"{base}.h.parquet"), os.path.join(stage, f"{base}.s.parquet")
+
+
+def stage_part(stage: str, hands_part: str, night: str, hands: pl.DataFrame, seats: pl.DataFrame) -> None:
+    """Write a hands part's rows as :func:`stream_night` reads them (the flat hands with their
+    location and partition-key hash, and their seats) into ``stage``, from the frames the worker
+    has just written to the store (issue 16: the night pass then reads two narrow files per part
+    instead of the part and its seats, and converts nothing, after the last file).
+
+    Called by a worker after it wrote the part (``FileTask.stage``).  A cache: a part without its
+    staged files (a failure here is ignored) is read from the store by the night pass."""
+    hp, sp = _staged(stage, hands_part)
+    try:
+        day = date.fromisoformat(night)
+        h = _cols(hands.lazy().with_columns(pl.lit(day).alias(S.NIGHT))).collect()
+        hf, sf = _flat(h, seats.lazy().with_columns(pl.lit(day).alias(S.NIGHT)))
+        S.write_atomic(sf, sp, durable=False)
+        S.write_atomic(hf.select(*C.FLAT, *_LOC).with_columns(_hash().alias("_h")), hp, durable=False)
+    except Exception:
+        S.remove_quietly(hp)
+        S.remove_quietly(sp)
 
 
 def _count(store: str, night: str) -> int:
@@ -218,7 +253,9 @@ def _count(store: str, night: str) -> int:
     return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
 
 
-def stream_night(store: str, night: str, tmp: str, per_part: int, min_parts: int = 1) -> list[tuple[str, str]]:
+def stream_night(
+    store: str, night: str, tmp: str, per_part: int, min_parts: int = 1, stage: str | None = None
+) -> list[tuple[str, str]]:
     """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
     by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
     its seats; returns the (hands, seats) folders of the partitions that have hands.
@@ -226,7 +263,8 @@ def stream_night(store: str, night: str, tmp: str, per_part: int, min_parts: int
     The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
     writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
     so a partition is its files in order and memory holds one buffer, whatever the night's size.
-    ``min_parts``: at least that many partitions (one for each worker that checks them)."""
+    ``min_parts``: at least that many partitions (one for each worker that checks them);
+    ``stage``: where the workers staged the parts they wrote (:func:`stage_part`)."""
     before = tails(store, night)
     total = _count(store, night) + before.height
     if not total:
@@ -254,8 +292,8 @@ def stream_night(store: str, night: str, tmp: str, per_part: int, min_parts: int
         buf_s.clear()
 
     held = 0
-    for h, s in _frames(store, night, before):
-        pv = (h.select(_hash()).to_series() % parts).cast(pl.Int64).alias("_p")
+    for h, s, hashes in _frames(store, night, before, stage):
+        pv = ((h.select(_hash()).to_series() if hashes is None else hashes) % parts).cast(pl.Int64).alias("_p")
         n = h[C.N_SEATS].fill_null(0)
         spv = pv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
         buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(pv))

@@ -27,8 +27,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import stat
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -329,11 +331,16 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     # files of one size keep their listing order; the store does not depend on the order)
     order = sorted(files, key=lambda f: -f[1]) if opts.workers > 1 else files
 
+    # the local pool's workers stage each hands part they write as the night pass reads it (issue 16:
+    # auditor/batch/nightpass.py stage_part), a folder removed after the night pass (and by the next
+    # run's garbage collection if this one is killed)
+    stage = tempfile.mkdtemp(prefix="crosshand-stage-", dir=store) if hasattr(runner, "executor") else None
+
     def tasks() -> Iterator[FileTask]:
         for path, _size in order:
             key = S.file_key(path)
             yield FileTask(path, key, night, store, opts.rules, __version__, run_id, started,
-                           opts.batch_size, known.get(key), pause)  # fmt: skip
+                           opts.batch_size, known.get(key), pause, stage)  # fmt: skip
 
     mode = opts.progress
     if mode == "auto":
@@ -383,16 +390,21 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         results.close()  # stops the pool or the Dask client now, not when garbage collected
         progress.close()
     tm.mark("results")
-    compact()
-    S.compact_manifest(store, run_id)
-    tm.mark("manifest")
-    if status == "complete":
-        # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
-        from auditor.batch.crosshand import run_night, worst
+    try:
+        compact()
+        S.compact_manifest(store, run_id)
+        tm.mark("manifest")
+        if status == "complete":
+            # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
+            from auditor.batch.crosshand import run_night, worst
 
-        executor = getattr(runner, "executor", None)  # a local pool: the night pass runs on its workers too
-        tally.crosshand = run_night(store, night, executor() if executor is not None else None, opts.workers)
-        tally.worst = max(tally.worst, worst(tally.crosshand))
+            executor = getattr(runner, "executor", None)  # a local pool: the night pass runs on its workers too
+            pool = executor() if executor is not None else None
+            tally.crosshand = run_night(store, night, pool, opts.workers, stage)
+            tally.worst = max(tally.worst, worst(tally.crosshand))
+    finally:
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
     tm.mark("night")
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
