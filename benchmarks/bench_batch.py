@@ -220,12 +220,16 @@ print(json.dumps({"exit": code, "t0": t0, "marks": tm.marks, "first_result": tm.
 """
 
 
-def phases(src: Path, store: Path, workers: int) -> dict[str, Any]:
+def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> dict[str, Any]:
     """One run of ``run_batch`` (as ``hhaudit batch`` runs it) in a fresh process, with its phases
     timed (:class:`auditor.batch.runner.Timings`): the batch process's CPU seconds in each phase, the
-    night pass's CPU and wall seconds, each worker's CPU seconds, when the first and last results came."""
+    night pass's CPU and wall seconds, each worker's CPU seconds, when the first and last results came.
+    ``code``: another checkout's ``auditor`` (one that has ``Timings``) instead of this one."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(code), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     p = subprocess.run([sys.executable, "-c", _PHASES, str(src), str(store), str(workers)], capture_output=True,
-                       text=True, check=True)  # fmt: skip
+                       text=True, check=True, env=env, cwd=code)  # fmt: skip
     d = json.loads(p.stdout.splitlines()[-1])
     m = {k: tuple(v) for k, v in d["marks"].items()}
 
@@ -237,6 +241,7 @@ def phases(src: Path, store: Path, workers: int) -> dict[str, Any]:
 
     return {
         "workers": workers,
+        "code": str(code) if code is not None else "this checkout",
         "exit": d["exit"],
         "parent_cpu_s": m["end"][0],  # the batch process, start-up included
         "parent_before_first_task_cpu_s": m["submit"][0],  # imports, lock, manifest, listing
@@ -304,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="HANDS",
         help="time the phases of one run per worker count on HANDS hands (CPU seconds; 0: skip)",
     )
+    ap.add_argument("--previous", metavar="DIR", help="with --phases: also time the checkout DIR (it must have "
+                    "auditor.batch.runner.Timings), alternating with this one")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -383,12 +390,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             src = root / f"in-phases-{args.phases}"
             generate(src, args.phases, args.hands_per_file, texts)
             prow = []
+            codes: list[Path | None] = [None] if not args.previous else [Path(args.previous).resolve(), None]
             for rep in range(args.repeat):
-                for w in (int(x) for x in args.workers.split(",")):
-                    r = phases(src, root / f"store-phases-{w}-{rep}", w)
+                for w, code in ((int(x), c) for x in args.workers.split(",") for c in codes):
+                    r = phases(src, root / f"store-phases-{w}-{rep}", w, code)
                     result["phases"].append(r)
                     shutil.rmtree(root / f"store-phases-{w}-{rep}")
-                    prow.append([f"{w} worker(s)", r["parent_cpu_s"], r["parent_before_first_task_cpu_s"],
+                    label = f"{w} worker(s)" + ("" if code is None else " previous")
+                    prow.append([label, r["parent_cpu_s"], r["parent_before_first_task_cpu_s"],
                                  r["parent_results_cpu_s"], r["parent_manifest_cpu_s"], r["night_cpu_s"],
                                  r["night_wall_s"], r["after_last_result_wall_s"],
                                  " + ".join(f"{c:.1f}" for c in r["worker_cpu_s"]), r["wall_s"]])  # fmt: skip

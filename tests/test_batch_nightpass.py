@@ -7,8 +7,12 @@ from __future__ import annotations
 import io
 import os
 import shutil
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -163,7 +167,16 @@ def test_findings_frame_equals_the_rows_built_one_by_one(store: Path, night: str
     assert X.findings_frame(cont.head(0)).equals(S.frame([], S.FINDINGS))
 
 
-@pytest.mark.parametrize("executor", ["in-process", "pool"])
+class _Broken(Executor):
+    """A pool whose workers were killed: every job fails with BrokenProcessPool."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_exception(BrokenProcessPool("a worker died"))
+        return f
+
+
+@pytest.mark.parametrize("executor", ["in-process", "pool", "broken pool"])
 def test_the_night_pass_on_a_pool_writes_the_same_rows(
     store: Path, tmp_path: Path, executor: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,7 +184,7 @@ def test_the_night_pass_on_a_pool_writes_the_same_rows(
     batch's pool, at least one partition per worker: the same crosshand rows, in the same order,
     and the same table tails as the pass in one process."""
     import multiprocessing
-    from concurrent.futures import Executor, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     from auditor.batch.engines import InProcess
 
@@ -179,8 +192,9 @@ def test_the_night_pass_on_a_pool_writes_the_same_rows(
     copy = tmp_path / "copy"
     shutil.copytree(store, copy)
     pool: Executor = (
-        InProcess() if executor == "in-process" else ProcessPoolExecutor(2, multiprocessing.get_context("spawn"))
-    )
+        InProcess() if executor == "in-process" else _Broken() if executor == "broken pool"
+        else ProcessPoolExecutor(2, multiprocessing.get_context("spawn"))
+    )  # fmt: skip
     try:
         for night in NIGHTS:
             X.run_night(str(copy), night, pool, 3)

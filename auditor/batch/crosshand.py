@@ -32,9 +32,9 @@ import shutil
 import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future
 from datetime import date
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import polars as pl
 
@@ -44,6 +44,7 @@ from auditor.batch import store as S
 from auditor.findings import Finding
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
+R = TypeVar("R")
 
 
 def _hands(store: str) -> pl.LazyFrame:
@@ -331,6 +332,26 @@ def check_night(
 PARALLEL_HANDS = 2_000
 
 
+class _Job(Generic[R]):
+    """``fn(*args)`` submitted to the night pass's executor; run again in this process if the pool
+    broke down (a worker killed): the night pass never fails because of the pool."""
+
+    def __init__(self, ex: Executor, fn: Callable[..., R], *args: Any) -> None:
+        self.fn, self.args = fn, args
+        try:
+            self.future: Future[R] | None = ex.submit(fn, *args)
+        except BrokenExecutor:
+            self.future = None
+
+    def result(self) -> R:
+        if self.future is not None:
+            try:
+                return self.future.result()
+            except BrokenExecutor:
+                pass
+        return self.fn(*self.args)
+
+
 def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """:func:`check_night` of a night of one partition (a job of :func:`run_night`)."""
     hands, seats = night_frames(store, night)
@@ -362,12 +383,12 @@ def run_night(
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
         streamed = n > HANDS_PER_PARTITION or split > 1
-        jobs: list[Future[tuple[pl.DataFrame, pl.DataFrame | None]]]
+        jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame | None]]]
         if streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
-            jobs = [ex.submit(partition_job, hd, sd, night)
+            jobs = [_Job(ex, partition_job, hd, sd, night)
                     for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
         else:
-            jobs = [ex.submit(_whole_night, store, night)]
+            jobs = [_Job(ex, _whole_night, store, night)]
         dups = night_duplicates(store, night)  # meanwhile, in this process
         done = [j.result() for j in jobs]
     finally:
@@ -377,9 +398,9 @@ def run_night(
     step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
 
     def frames() -> Iterator[pl.DataFrame]:
-        window: deque[Future[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
+        window: deque[_Job[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
         for i in range(0, cont.height, step):
-            window.append(ex.submit(findings_frame, cont.slice(i, step)))
+            window.append(_Job(ex, findings_frame, cont.slice(i, step)))
             if len(window) >= workers:
                 yield window.popleft().result()
         while window:

@@ -10,11 +10,13 @@
 4. load the manifest and :func:`~auditor.batch.store.collect_garbage`: uncommitted parts of a
    killed run are deleted before anything is written;
 5. list the files (as ``hhaudit audit`` does: recursive, sorted, sidecars skipped) and hand one
-   :class:`~auditor.batch.work.FileTask` per file to the engine; unchanged files come back
-   ``skipped`` after hashing, without being parsed;
+   :class:`~auditor.batch.work.FileTask` per file to the engine (with several workers, the largest
+   files first); unchanged files come back ``skipped`` after hashing, without being parsed;
 6. compact the manifest; run the cross-hand pass over the store (:mod:`auditor.batch.crosshand`:
    continuity of each table's hands, this night against the last hands of the nights before, and
-   hand ids found in several files or nights), written to ``crosshand/night=N/``;
+   hand ids found in several files or nights), written to ``crosshand/night=N/``.  With a local
+   pool the pass runs on its workers too (the night's partitions and the findings' rows), from the
+   hands parts the workers staged as they wrote them (``crosshand-stage-*``, removed after it);
 7. rewrite the run row (``complete``, with every count), print the summary.
 
 Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
