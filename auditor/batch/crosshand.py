@@ -249,8 +249,13 @@ def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
         .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
-    df = df.join(loc, on=on, how="inner").unique(["code", "path", "line", "player", "reason"])
-    return df.sort(["path", "line", "code", "player"], nulls_last=True)
+    # in a fixed order (issue 16: the same rows in the same order from one process or from a pool's
+    # partitions): a hand's rows by code, player and reason, and of a row found twice (a hand id
+    # twice in one file) the first hand
+    df = df.join(loc, on=on, how="inner").sort(
+        ["path", "line", "code", "player", "reason", "file_key", "hand_no"], nulls_last=True, maintain_order=True
+    )
+    return df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
 
 
 def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:

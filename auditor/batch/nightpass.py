@@ -103,6 +103,8 @@ def write_tails(
     else:
         hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
         out = _nested(store, day, _last_two(hands).collect())
+    # one order whichever way they were taken (issue 16: the same file from one process or a pool)
+    out = out.sort(_LOC, maintain_order=True)
     path = tails_path(store, night, _digest(mine))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     S.write_atomic(out, path)
