@@ -357,10 +357,10 @@ class _Job(Generic[R]):
         return self.fn(*self.args)
 
 
-def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame] | None:
     """:func:`check_night` of a night of one partition (a job of :func:`run_night`)."""
     hands, seats = night_frames(store, night)
-    return C.check(hands.lazy(), seats=seats.lazy()).collect(), None
+    return C.check(hands.lazy(), seats=seats.lazy()).collect(), pl.DataFrame()
 
 
 def run_night(
@@ -378,7 +378,15 @@ def run_night(
     (:func:`auditor.batch.nightpass.stage_part`).  The rows are the same with or without a pool or
     a stage (:func:`check_night`)."""
     from auditor.batch.engines import InProcess
-    from auditor.batch.nightpass import night_duplicates, partition_job, stream_night, write_findings, write_tails
+    from auditor.batch.nightpass import (
+        night_duplicates,
+        partition_job,
+        staged_night,
+        staged_partition_job,
+        stream_night,
+        write_findings,
+        write_tails,
+    )
     from auditor.batch.work import finding_row
 
     ex: Executor = pool if pool is not None else InProcess()
@@ -388,17 +396,21 @@ def run_night(
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
         streamed = n > HANDS_PER_PARTITION or split > 1
-        jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame | None]]]
-        if streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
+        direct = staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
+        jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame] | None]]
+        if direct is not None:  # each job reads the staged parts and keeps its partition's hands
+            files, parts = direct
+            jobs = [_Job(ex, staged_partition_job, files, parts, i, night) for i in range(parts)]
+        elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
             jobs = [_Job(ex, partition_job, hd, sd, night)
                     for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
         else:
             jobs = [_Job(ex, _whole_night, store, night)]
         dups = night_duplicates(store, night)  # meanwhile, in this process
-        done = [j.result() for j in jobs]
+        done = [r for r in (j.result() for j in jobs) if r is not None]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    tails = [t for _c, t in done if t is not None]
+    tails = [t for _c, t in done] if streamed else []
     cont = _located(store, night, _merge([c for c, _t in done]) if streamed else done[0][0])
     step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
 

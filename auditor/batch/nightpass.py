@@ -208,7 +208,7 @@ def _frames(
             shp, ssp = _staged(stage, hp)
             if os.path.exists(shp) and os.path.exists(ssp):
                 h = pl.read_parquet(shp)
-                yield h.drop("_h"), pl.read_parquet(ssp), h["_h"]
+                yield h.drop("_h"), pl.read_parquet(ssp).drop("_h"), h["_h"]
                 continue
         h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
             pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
@@ -242,11 +242,20 @@ def stage_part(stage: str, hands_part: str, night: str, hands: pl.DataFrame, sea
         day = date.fromisoformat(night)
         h = _cols(hands.lazy().with_columns(pl.lit(day).alias(S.NIGHT))).collect()
         hf, sf = _flat(h, seats.lazy().with_columns(pl.lit(day).alias(S.NIGHT)))
-        S.write_atomic(sf, sp, durable=False)
-        S.write_atomic(hf.select(*C.FLAT, *_LOC).with_columns(_hash().alias("_h")), hp, durable=False)
+        _write_staged(hf, sf, hp, sp)
     except Exception:
         S.remove_quietly(hp)
         S.remove_quietly(sp)
+
+
+def _write_staged(hands: pl.DataFrame, seats: pl.DataFrame, hp: str, sp: str) -> None:
+    """Flat hands (:func:`_flat`) and their seats as staged files: the hands' flat columns, location
+    and partition-key hash ``_h``; the seats' columns and the hash of their hand."""
+    h = hands.select(*C.FLAT, *_LOC).with_columns(_hash().alias("_h"))
+    n = h[C.N_SEATS].fill_null(0)
+    at = pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls()
+    S.write_atomic(seats.select(*C.SEAT_FIELDS).with_columns(h["_h"].gather(at)), sp, durable=False)
+    S.write_atomic(h, hp, durable=False)
 
 
 def _count(store: str, night: str) -> int:
@@ -306,6 +315,63 @@ def stream_night(
             held = 0
     flush()
     return [(os.path.join(tmp, "h", f"{i:06d}"), os.path.join(tmp, "s", f"{i:06d}")) for i in sorted(seen)]
+
+
+#: A streamed night of at most this many partitions is not written into partition files when its
+#: parts were staged: each partition's job reads every staged file and keeps its own hands
+#: (:func:`staged_night`, :func:`staged_partition_job`); more partitions are streamed first.
+DIRECT_PARTS = 8
+
+
+def staged_night(
+    store: str, night: str, tmp: str, per_part: int, min_parts: int, stage: str
+) -> tuple[list[tuple[str, str]], int] | None:
+    """The night as staged files in :func:`stream_night`'s order (its parts, then the earlier
+    nights' tails) and the number of partitions, for :func:`staged_partition_job`; parts the workers
+    did not stage (files of an earlier run of the night) and the tails are staged into ``tmp`` now.
+    None when the night needs more than :data:`DIRECT_PARTS` partitions (:func:`stream_night`)."""
+    day = date.fromisoformat(night)
+    before = tails(store, night)
+    total = _count(store, night) + before.height
+    parts = max(-(-total // per_part), min_parts)
+    if not total or parts > DIRECT_PARTS:
+        return None
+    out: list[tuple[str, str]] = []
+    for hp, sp in _night_parts(store, day):
+        staged = _staged(stage, hp)
+        if sp is None or not (os.path.exists(staged[0]) and os.path.exists(staged[1])):
+            staged = _staged(tmp, hp)
+            h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
+                pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
+            s = None
+            if sp is not None:
+                s = pl.scan_parquet(sp, schema=S.SEATS, missing_columns="insert").with_columns(
+                    pl.lit(day).alias(S.NIGHT))  # fmt: skip
+            _write_staged(*_flat(h, s), *staged)
+        out.append(staged)
+    if before.height:
+        staged = _staged(tmp, "tails-before.parquet")
+        _write_staged(*_flat(before, None), *staged)
+        out.append(staged)
+    return out, parts
+
+
+def staged_partition_job(
+    files: list[tuple[str, str]], parts: int, i: int, night: str
+) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """:func:`partition_job` of partition ``i`` of ``parts``, read from the staged ``files``
+    (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand."""
+    from auditor.batch.crosshand import _check_frame
+
+    mine = pl.col("_h") % parts == i
+    hands = pl.scan_parquet([h for h, _s in files]).filter(mine).drop("_h").collect()
+    if not hands.height:
+        return None
+    seats = pl.scan_parquet([s for _h, s in files]).filter(mine).drop("_h").collect()
+    hands = hands.select(list(_HANDS_LOC)).cast(_HANDS_LOC)  # type: ignore[arg-type]
+    seats = seats.select(list(C.SEAT_FIELDS)).cast(C.SEAT_FIELDS)  # type: ignore[arg-type]
+    checked = _check_frame((hands.select(list(C.FLAT)), seats))
+    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
 
 def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
