@@ -13,9 +13,18 @@ process, so that the peak RSS reported is that run's and nothing else's:
 
 Then, on the same store, a second run over the unchanged input (everything skipped: hashing only).
 
+``--phases N`` times where one run's time goes, for each worker count, in CPU seconds (steady on a
+shared machine, where the wall clock is not): ``run_batch`` in a fresh process with
+:class:`auditor.batch.runner.Timings`: the batch process's CPU before the first file is handed
+out, while the results come in, compacting the manifest and in the night's cross-hand pass (and
+that pass's wall time), and each worker's own CPU (start-up and its share of the night pass
+included).  ``--previous DIR`` times another checkout (one that has ``Timings``) in the same
+run, alternating with this one.
+
     .venv/bin/python benchmarks/bench_batch.py                         # speed at 20,000 hands, RSS at 100,000
     .venv/bin/python benchmarks/bench_batch.py --rss 100000,1000000     # + RSS at 1M (several minutes)
     .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 1000000 --json out/bench_batch_1m.json
+    .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 0 --phases 30000 --previous /tmp/base
 """
 
 from __future__ import annotations
