@@ -13,9 +13,18 @@ process, so that the peak RSS reported is that run's and nothing else's:
 
 Then, on the same store, a second run over the unchanged input (everything skipped: hashing only).
 
+``--phases N`` times where one run's time goes, for each worker count, in CPU seconds (steady on a
+shared machine, where the wall clock is not): ``run_batch`` in a fresh process with
+:class:`auditor.batch.runner.Timings`: the batch process's CPU before the first file is handed
+out, while the results come in, compacting the manifest and in the night's cross-hand pass (and
+that pass's wall time), and each worker's own CPU (start-up and its share of the night pass
+included).  ``--previous DIR`` times another checkout (one that has ``Timings``) in the same
+run, alternating with this one.
+
     .venv/bin/python benchmarks/bench_batch.py                         # speed at 20,000 hands, RSS at 100,000
     .venv/bin/python benchmarks/bench_batch.py --rss 100000,1000000     # + RSS at 1M (several minutes)
     .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 1000000 --json out/bench_batch_1m.json
+    .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 0 --phases 30000 --previous /tmp/base
 """
 
 from __future__ import annotations
@@ -201,6 +210,60 @@ def machine_scaling(loops: int = 30_000_000) -> dict[str, float]:
     return {"one_s": one, "two_s": two, "ratio": 2 * one / two}
 
 
+_PHASES = """
+import json, sys, time
+t0 = time.monotonic()
+from auditor.batch.allocator import keep_freed_pages
+keep_freed_pages()
+src, store, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pool = None
+if workers > 1:
+    from auditor.batch.engines import Pool
+    pool = Pool(workers)
+from auditor.batch.runner import Options, Timings, run_batch
+tm = Timings()
+code = run_batch(Options([src], store, workers=workers, fail_on=None, progress="none"), runner=pool, timings=tm)
+tm.mark("end")
+print(json.dumps({"exit": code, "t0": t0, "marks": tm.marks, "first_result": tm.first_result,
+                  "last_result": tm.last_result, "worker_cpu": list(tm.worker_cpu.values())}))
+"""
+
+
+def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> dict[str, Any]:
+    """One run of ``run_batch`` (as ``hhaudit batch`` runs it) in a fresh process, with its phases
+    timed (:class:`auditor.batch.runner.Timings`): the batch process's CPU seconds in each phase, the
+    night pass's CPU and wall seconds, each worker's CPU seconds, when the first and last results came.
+    ``code``: another checkout's ``auditor`` (one that has ``Timings``) instead of this one."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(code), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    p = subprocess.run([sys.executable, "-c", _PHASES, str(src), str(store), str(workers)], capture_output=True,
+                       text=True, check=True, env=env, cwd=code)  # fmt: skip
+    d = json.loads(p.stdout.splitlines()[-1])
+    m = {k: tuple(v) for k, v in d["marks"].items()}
+
+    def cpu(a: str, b: str) -> float:
+        return float(m[b][0] - m[a][0])
+
+    def wall(a: str, b: str) -> float:
+        return float(m[b][1] - m[a][1])
+
+    return {
+        "workers": workers,
+        "code": str(code) if code is not None else "this checkout",
+        "exit": d["exit"],
+        "parent_cpu_s": m["end"][0],  # the batch process, start-up included
+        "parent_before_first_task_cpu_s": m["submit"][0],  # imports, lock, manifest, listing
+        "parent_results_cpu_s": cpu("submit", "results"),  # while the workers run
+        "parent_manifest_cpu_s": cpu("results", "manifest"),
+        "night_cpu_s": cpu("manifest", "night"),
+        "night_wall_s": wall("manifest", "night"),
+        "after_last_result_wall_s": m["end"][1] - (d["last_result"] or m["results"][1]),
+        "wall_s": m["end"][1] - d["t0"],
+        "worker_cpu_s": sorted(d["worker_cpu"], reverse=True),
+    }
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -248,6 +311,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rss-workers", type=int, default=1, help="workers of the RSS runs (default 1)")
     ap.add_argument("--hands-per-file", type=int, default=1000)
     ap.add_argument("--tmp", help="directory for the generated input and stores (default: the system's)")
+    ap.add_argument(
+        "--phases",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="time the phases of one run per worker count on HANDS hands (CPU seconds; 0: skip)",
+    )
+    ap.add_argument("--previous", metavar="DIR", help="with --phases: also time the checkout DIR (it must have "
+                    "auditor.batch.runner.Timings), alternating with this one")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -261,6 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hands_per_file": args.hands_per_file,
         "speed": [],
         "rss": [],
+        "phases": [],
     }
     print(
         f"{len(texts):,} PokerStars corpus hands, repeated with fresh ids, {args.hands_per_file:,} hands per file; "
@@ -321,6 +394,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"against 1 on this machine, best of {len(controls)} measured between the runs: "
                     f"{ctl['ratio']:.2f}; ratio / control {ratio / ctl['ratio']:.2f})"
                 )
+            shutil.rmtree(src)
+        if args.phases:
+            src = root / f"in-phases-{args.phases}"
+            generate(src, args.phases, args.hands_per_file, texts)
+            prow = []
+            codes: list[Path | None] = [None] if not args.previous else [Path(args.previous).resolve(), None]
+            for rep in range(args.repeat):
+                for w, code in ((int(x), c) for x in args.workers.split(",") for c in codes):
+                    r = phases(src, root / f"store-phases-{w}-{rep}", w, code)
+                    result["phases"].append(r)
+                    shutil.rmtree(root / f"store-phases-{w}-{rep}")
+                    label = f"{w} worker(s)" + ("" if code is None else " previous")
+                    prow.append([label, r["parent_cpu_s"], r["parent_before_first_task_cpu_s"],
+                                 r["parent_results_cpu_s"], r["parent_manifest_cpu_s"], r["night_cpu_s"],
+                                 r["night_wall_s"], r["after_last_result_wall_s"],
+                                 " + ".join(f"{c:.1f}" for c in r["worker_cpu_s"]), r["wall_s"]])  # fmt: skip
+                    print(f"  phases, {w} worker(s): done", flush=True)
+            print()
+            head = [f"{args.phases:,} hands", "batch CPU s", "before 1st task", "collecting", "manifest",
+                    "night CPU s", "night wall s", "after last result (wall s)", "workers' CPU s",
+                    "wall s"]  # fmt: skip
+            print(common.format_table(head, prow))
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

@@ -609,3 +609,55 @@ def test_report_counts_cross_file_duplicate_ids(tmp_path: Path) -> None:
     doc.feed(Path(write_store_report(str(tmp_path / "store"), str(tmp_path / "html"))).read_text("utf-8"))
     rows = doc.tables["duplicates-table"][1:]
     assert [r[:3] for r in rows] == [["pokerstars", "810000000001", "2"]]
+
+
+def test_pool_night_pass_and_staged_parts_give_the_serial_crosshand_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a local pool the workers stage their parts for the night pass and the night's
+    partitions are checked on the workers (issue 16): the same crosshand rows and table tails as
+    one process, and no staging folder left behind."""
+    from auditor.batch import crosshand
+
+    monkeypatch.setattr(crosshand, "PARALLEL_HANDS", 1)  # split even these few hands across the workers
+    src = tmp_path / "in"
+    files = make_inputs(src, files=5)
+    (src / "copy.txt").write_text(files[0].read_text("utf-8"), "utf-8")  # H005 across files
+    batch([src], tmp_path / "serial", fail_on=None)
+    code, out, _ = batch([src], tmp_path / "pool", workers=2, fail_on=None)
+    assert code == 0, out
+    assert_same_store(tmp_path / "serial", tmp_path / "pool")
+    for table in ("crosshand", "tails"):
+        a = sorted((tmp_path / "serial" / table).rglob("*.parquet"))
+        b = sorted((tmp_path / "pool" / table).rglob("*.parquet"))
+        assert [p.name for p in a] == [p.name for p in b] and a, table
+        for x, y in zip(a, b, strict=True):
+            assert pl.read_parquet(x).equals(pl.read_parquet(y)), x
+    assert S.scan(str(tmp_path / "pool"), "crosshand").collect().height > 0
+    assert not [d for d in os.listdir(tmp_path / "pool") if d.startswith("crosshand-")]
+
+
+def test_several_workers_get_the_largest_files_first(tmp_path: Path) -> None:
+    """With several workers the files are handed out largest first (issue 16: no worker is left
+    alone on a long file at the end); one worker takes them in listing order; the store is the same."""
+    from collections.abc import Iterable, Iterator
+
+    src = tmp_path / "in"
+    for name, n in (("a.txt", 1), ("b.txt", 3), ("c.txt", 2), ("d.txt", 3)):
+        write_file(src / name, [770_000_000_000 + 10 * ord(name[0]) + i for i in range(n)])
+    seen: list[str] = []
+
+    def runner(tasks: Iterable[work.FileTask]) -> Iterator[work.FileResult]:
+        for t in tasks:
+            seen.append(os.path.basename(t.path))
+            yield work.audit_file(t)
+
+    out, err = io.StringIO(), io.StringIO()
+    opts = Options(sources=[str(src)], store=str(tmp_path / "pool"), workers=2, night=NIGHT1, progress="none")
+    assert run_batch(opts, out, err, runner=runner) == 0, err.getvalue()
+    assert seen == ["b.txt", "d.txt", "c.txt", "a.txt"]  # by size, ties in listing order
+    seen.clear()
+    opts = Options(sources=[str(src)], store=str(tmp_path / "serial"), night=NIGHT1, progress="none")
+    assert run_batch(opts, out, err, runner=runner) == 0, err.getvalue()
+    assert seen == ["a.txt", "b.txt", "c.txt", "d.txt"]
+    assert_same_store(tmp_path / "serial", tmp_path / "pool")

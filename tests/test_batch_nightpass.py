@@ -7,8 +7,12 @@ from __future__ import annotations
 import io
 import os
 import shutil
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -150,3 +154,116 @@ def test_garbage_collection_removes_a_killed_pass_s_partition_files(store: Path,
     (copy / NP.TAILS / f"night={NIGHTS[0]}" / ".tails-x.parquet.tmp").write_bytes(b"")
     out = S.collect_garbage(str(copy), {})
     assert out.removed_temp == 2 and not (copy / "crosshand-abc").exists()
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_findings_frame_equals_the_rows_built_one_by_one(store: Path, night: str) -> None:
+    cont = X._located(str(store), night, X.check_night(str(store), night))
+    assert cont.height
+    got = X.findings_frame(cont)
+    want = S.frame(X._rows(cont), S.FINDINGS)
+    assert got.schema == want.schema
+    assert got.equals(want)
+    assert X.findings_frame(cont.head(0)).equals(S.frame([], S.FINDINGS))
+
+
+class _Broken(Executor):
+    """A pool whose workers were killed: every job fails with BrokenProcessPool."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_exception(BrokenProcessPool("a worker died"))
+        return f
+
+
+@pytest.mark.parametrize("executor", ["in-process", "pool", "broken pool"])
+def test_the_night_pass_on_a_pool_writes_the_same_rows(
+    store: Path, tmp_path: Path, executor: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The night's partitions checked (and their findings turned into rows) as jobs on the
+    batch's pool, at least one partition per worker: the same crosshand rows, in the same order,
+    and the same table tails as the pass in one process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)  # the fixture's nights are small: split them anyway
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    pool: Executor = (
+        InProcess() if executor == "in-process" else _Broken() if executor == "broken pool"
+        else ProcessPoolExecutor(2, multiprocessing.get_context("spawn"))
+    )  # fmt: skip
+    try:
+        for night in NIGHTS:
+            X.run_night(str(copy), night, pool, 3)
+            for table in ("crosshand", NP.TAILS):
+                d = S.night_dir(str(store), table, night)
+                for name in os.listdir(d):
+                    want = pl.read_parquet(os.path.join(d, name))
+                    got = pl.read_parquet(os.path.join(S.night_dir(str(copy), table, night), name))
+                    if table == NP.TAILS:
+                        assert _key(got) == _key(want), (night, name)
+                    else:
+                        assert got.equals(want), (night, name)
+    finally:
+        pool.shutdown()
+    assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_parts_staged_by_the_workers_read_as_the_store_s_parts(store: Path, night: str, tmp_path: Path) -> None:
+    """What a worker stages from the frames it has just written (nightpass.stage_part) is what the
+    night pass would read from the store: the same flat hands, seats and partition-key hashes."""
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    for hp, sp in NP._night_parts(str(store), date.fromisoformat(night)):
+        assert sp is not None
+        NP.stage_part(str(stage), hp, night, pl.read_parquet(hp), pl.read_parquet(sp))
+    none = pl.DataFrame()
+    staged = list(NP._frames(str(store), night, none, str(stage)))
+    read = list(NP._frames(str(store), night, none))
+    assert staged and len(staged) == len(read)
+    for (h1, s1, x1), (h2, s2, x2) in zip(staged, read, strict=True):
+        assert x1 is not None and x2 is None
+        assert h1.equals(h2.select(h1.columns)) and s1.equals(s2)
+        assert x1.equals(h2.select(NP._hash()).to_series().alias("_h"))
+    # a part whose staged files are missing (the worker failed to write them) is read from the store
+    os.remove(next(stage.glob("*.h.parquet")))
+    assert sum(x is None for _h, _s, x in NP._frames(str(store), night, none, str(stage))) == 1
+
+
+@pytest.mark.parametrize("staged", ["none", "some", "all"])
+def test_partitions_read_straight_from_staged_parts_write_the_same_rows(
+    store: Path, tmp_path: Path, staged: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night of few partitions whose parts were staged is checked by jobs that each read every
+    staged file and keep their own hands (no partition files); parts the workers did not stage
+    (files of an earlier run of the night) and the earlier nights' tails are staged by the pass:
+    the same crosshand rows, in the same order, and the same tails."""
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    calls: list[int] = []
+    job = NP.staged_partition_job
+    monkeypatch.setattr(NP, "staged_partition_job", lambda *a: calls.append(1) or job(*a))
+    for night in NIGHTS:
+        stage = tmp_path / f"stage-{night}"
+        stage.mkdir()
+        parts = NP._night_parts(str(copy), date.fromisoformat(night))
+        for k, (hp, sp) in enumerate(parts):
+            if staged == "all" or (staged == "some" and k % 2 == 0):
+                assert sp is not None
+                NP.stage_part(str(stage), hp, night, pl.read_parquet(hp), pl.read_parquet(sp))
+        calls.clear()
+        X.run_night(str(copy), night, InProcess(), 3, str(stage))
+        assert len(calls) == 3  # one job per partition, no partition files
+        for table in ("crosshand", NP.TAILS):
+            d = S.night_dir(str(store), table, night)
+            for name in os.listdir(d):
+                want = pl.read_parquet(os.path.join(d, name))
+                got = pl.read_parquet(os.path.join(S.night_dir(str(copy), table, night), name))
+                assert got.equals(want), (night, table)

@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
+import shutil
+import tempfile
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future
 from datetime import date
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import polars as pl
 
@@ -41,6 +44,7 @@ from auditor.batch import store as S
 from auditor.findings import Finding
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
+R = TypeVar("R")
 
 
 def _hands(store: str) -> pl.LazyFrame:
@@ -245,8 +249,13 @@ def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
         .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
-    df = df.join(loc, on=on, how="inner").unique(["code", "path", "line", "player", "reason"])
-    return df.sort(["path", "line", "code", "player"], nulls_last=True)
+    # in a fixed order (issue 16: the same rows in the same order from one process or from a pool's
+    # partitions): a hand's rows by code, player and reason, and of a row found twice (a hand id
+    # twice in one file) the first hand
+    df = df.join(loc, on=on, how="inner").sort(
+        ["path", "line", "code", "player", "reason", "file_key", "hand_no"], nulls_last=True, maintain_order=True
+    )
+    return df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
 
 
 def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
@@ -260,6 +269,39 @@ def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:
         row["table"] = table
         out.append(row)
     return out
+
+
+#: ``json.dumps(data, ensure_ascii=False, sort_keys=True, default=str)`` as
+#: :func:`auditor.batch.work.finding_row` writes a finding's data, with one encoder for every row.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str).encode
+
+
+def findings_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """The store ``findings`` rows of located continuity rows (:func:`_located`) as a frame: the
+    rows of :func:`_rows` (``S.frame(_rows(df), S.FINDINGS)``), built column by column (issue 16:
+    a row dictionary per finding cost half of a night pass whose hands each have a finding)."""
+    fs = C.to_findings(df)
+    players = [f.data.get("player") for f in fs]
+    profiles = [f.data.get("profile") for f in fs]
+    cols: dict[str, list[Any]] = {
+        "file_key": df["file_key"].to_list(),
+        "audit_id": df["audit_id"].to_list(),
+        "hand_no": df["hand_no"].to_list(),
+        "site": [f.site for f in fs],
+        "hand_id": [f.hand_id for f in fs],
+        "table": df["table"].to_list(),
+        "player": [p if isinstance(p, str) else None for p in players],
+        "code": [f.code for f in fs],
+        "name": [f.name for f in fs],
+        "severity": [str(f.severity) for f in fs],
+        "path": [f.path for f in fs],
+        "line": [f.line for f in fs],
+        "column": [f.column for f in fs],
+        "message": [f.message for f in fs],
+        "profile": [p if isinstance(p, str) else None for p in profiles],
+        "data": [_ENCODE(f.data) if f.data else None for f in fs],
+    }
+    return S.frame_columns(cols, S.FINDINGS)
 
 
 #: Findings turned into store rows at once by :func:`run_night` (issue 16: rows as dictionaries
@@ -290,20 +332,96 @@ def check_night(
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
-def run_night(store: str, night: str) -> Counter[str]:
+#: A night of at least this many hands is checked in at least as many partitions as there are
+#: workers to check them (issue 16: smaller, the round trips cost more than they save).
+PARALLEL_HANDS = 2_000
+
+
+class _Job(Generic[R]):
+    """``fn(*args)`` submitted to the night pass's executor; run again in this process if the pool
+    broke down (a worker killed): the night pass never fails because of the pool."""
+
+    def __init__(self, ex: Executor, fn: Callable[..., R], *args: Any) -> None:
+        self.fn, self.args = fn, args
+        try:
+            self.future: Future[R] | None = ex.submit(fn, *args)
+        except BrokenExecutor:
+            self.future = None
+
+    def result(self) -> R:
+        if self.future is not None:
+            try:
+                return self.future.result()
+            except BrokenExecutor:
+                pass
+        return self.fn(*self.args)
+
+
+def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """:func:`check_night` of a night of one partition (a job of :func:`run_night`)."""
+    hands, seats = night_frames(store, night)
+    return C.check(hands.lazy(), seats=seats.lazy()).collect(), pl.DataFrame()
+
+
+def run_night(
+    store: str, night: str, pool: Executor | None = None, workers: int = 1, stage: str | None = None
+) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
-    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice)."""
-    from auditor.batch.nightpass import night_duplicates, write_findings, write_tails
+    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
+
+    ``pool`` (the batch's local process pool, its ``workers`` processes done with the files): the
+    partitions of the night are checked and the findings turned into rows on the workers while
+    this process checks the duplicate ids (issue 16: the pass used to run on one core after the
+    workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least
+    ``workers`` partitions.  ``stage``: where the workers staged the hands parts they wrote
+    (:func:`auditor.batch.nightpass.stage_part`).  The rows are the same with or without a pool or
+    a stage (:func:`check_night`)."""
+    from auditor.batch.engines import InProcess
+    from auditor.batch.nightpass import (
+        night_duplicates,
+        partition_job,
+        staged_night,
+        staged_partition_job,
+        stream_night,
+        write_findings,
+        write_tails,
+    )
     from auditor.batch.work import finding_row
 
-    tails: list[pl.DataFrame] = []
-    cont = _located(store, night, check_night(store, night, tails_out=tails))
+    ex: Executor = pool if pool is not None else InProcess()
+    workers = workers if pool is not None else 1
+    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        streamed = n > HANDS_PER_PARTITION or split > 1
+        direct = staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
+        jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame] | None]]
+        if direct is not None:  # each job reads the staged parts and keeps its partition's hands
+            files, parts = direct
+            jobs = [_Job(ex, staged_partition_job, files, parts, i, night) for i in range(parts)]
+        elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
+            jobs = [_Job(ex, partition_job, hd, sd, night)
+                    for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
+        else:
+            jobs = [_Job(ex, _whole_night, store, night)]
+        dups = night_duplicates(store, night)  # meanwhile, in this process
+        done = [r for r in (j.result() for j in jobs) if r is not None]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    tails = [t for _c, t in done] if streamed else []
+    cont = _located(store, night, _merge([c for c, _t in done]) if streamed else done[0][0])
+    step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
 
     def frames() -> Iterator[pl.DataFrame]:
-        for i in range(0, cont.height, ROWS_PER_FRAME):
-            yield S.frame(_rows(cont.slice(i, ROWS_PER_FRAME)), S.FINDINGS)
-        dups = night_duplicates(store, night)
+        window: deque[_Job[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
+        for i in range(0, cont.height, step):
+            window.append(_Job(ex, findings_frame, cont.slice(i, step)))
+            if len(window) >= workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
         for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
             rows = []
             for f, r in _dup_findings(dups.slice(i, ROWS_PER_FRAME)):

@@ -25,9 +25,9 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Generator, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # the per-file step imports polars: imported when a file is audited, not with the engines
     from auditor.batch.work import FileResult, FileTask
@@ -37,6 +37,7 @@ CONNECT_TIMEOUT = "30s"
 
 
 Results = Generator["FileResult", None, None]
+T = TypeVar("T")
 
 
 class EngineError(RuntimeError):
@@ -110,7 +111,13 @@ class Pool:
 
     def __call__(self, tasks: Iterable[FileTask]) -> Results:
         pool, self.pool = self.pool, None
-        return run_pool(tasks, self.workers, pool)
+        return run_pool(tasks, self.workers, pool, owner=self)
+
+    def executor(self) -> ProcessPoolExecutor | None:
+        """The pool's processes after every file was done, for the night's cross-hand pass (issue
+        16: its partitions are checked on the workers instead of after them, in this process);
+        None before the files are handed out or after a failure (they were stopped)."""
+        return self.pool
 
     def close(self) -> None:
         if self.pool is not None:
@@ -118,15 +125,19 @@ class Pool:
             self.pool = None
 
 
-def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor | None = None) -> Results:
+def run_pool(
+    tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor | None = None, owner: Pool | None = None
+) -> Results:
     """Audit the files in a pool of ``workers`` processes (``pool``, or a new one), at most two
-    tasks per worker in flight."""
+    tasks per worker in flight.  With ``owner``, a pool that did every file is handed back to it
+    (``owner.pool``: its :meth:`Pool.close` stops it) instead of being stopped."""
     from auditor.batch.work import audit_file
 
     it = iter(tasks)
     limit = 2 * workers
     pool = pool if pool is not None else _new_pool(workers)
     pending: dict[Future[FileResult], FileTask] = {}
+    finished = False
     try:
         while True:
             while len(pending) < limit:
@@ -135,6 +146,7 @@ def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor 
                     break
                 pending[pool.submit(audit_file, task)] = task
             if not pending:
+                finished = True
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             broken = False
@@ -155,7 +167,10 @@ def run_pool(tasks: Iterable[FileTask], workers: int, pool: ProcessPoolExecutor 
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = _new_pool(workers)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if finished and owner is not None:
+            owner.pool = pool
+        else:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Results:
@@ -208,6 +223,19 @@ def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Res
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+class InProcess(Executor):
+    """An executor that runs each call in this process as it is submitted (the night pass's
+    executor without a pool: the serial engine, Dask)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        f: Future[T] = Future()
+        try:
+            f.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            f.set_exception(e)
+        return f
 
 
 Runner = Callable[[Iterable["FileTask"]], Results]

@@ -103,6 +103,8 @@ def write_tails(
     else:
         hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
         out = _nested(store, day, _last_two(hands).collect())
+    # one order whichever way they were taken (issue 16: the same file from one process or a pool)
+    out = out.sort(_LOC, maintain_order=True)
     path = tails_path(store, night, _digest(mine))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     S.write_atomic(out, path)
@@ -194,22 +196,66 @@ def _flat(hands: pl.DataFrame, seats: pl.LazyFrame | None) -> tuple[pl.DataFrame
     return hands.with_columns(n.alias(C.N_SEATS)).drop("seats", "_in"), sf.drop("_in")
 
 
-def _frames(store: str, night: str, before: pl.DataFrame) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
-    """The night's hands part by part (flat, with their seats), then the earlier nights' tails."""
+def _frames(
+    store: str, night: str, before: pl.DataFrame, stage: str | None = None
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame, pl.Series | None]]:
+    """The night's hands part by part (flat, with their seats, and their partition-key hashes when
+    the part was staged), then the earlier nights' tails.  A part staged in ``stage`` by the worker
+    that wrote it (:func:`stage_part`) is read from there; the others from the store."""
     day = date.fromisoformat(night)
     for hp, sp in _night_parts(store, day):
+        if stage is not None and sp is not None:
+            shp, ssp = _staged(stage, hp)
+            if os.path.exists(shp) and os.path.exists(ssp):
+                h = pl.read_parquet(shp)
+                yield h.drop("_h"), pl.read_parquet(ssp).drop("_h"), h["_h"]
+                continue
         h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
             pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
         s = None
         if sp is not None:
             s = pl.scan_parquet(sp, schema=S.SEATS, missing_columns="insert").with_columns(pl.lit(day).alias(S.NIGHT))
-        yield _flat(h, s)
+        yield *_flat(h, s), None
     if before.height:
-        yield _flat(before, None)
+        yield *_flat(before, None), None
 
 
 def _hash() -> pl.Expr:
     return C.partition_key().hash(seed=7)
+
+
+def _staged(stage: str, hands_part: str) -> tuple[str, str]:
+    base = os.path.basename(hands_part).removesuffix(".parquet")
+    return os.path.join(stage, f"{base}.h.parquet"), os.path.join(stage, f"{base}.s.parquet")
+
+
+def stage_part(stage: str, hands_part: str, night: str, hands: pl.DataFrame, seats: pl.DataFrame) -> None:
+    """Write a hands part's rows as :func:`stream_night` reads them (the flat hands with their
+    location and partition-key hash, and their seats) into ``stage``, from the frames the worker
+    has just written to the store (issue 16: the night pass then reads two narrow files per part
+    instead of the part and its seats, and converts nothing, after the last file).
+
+    Called by a worker after it wrote the part (``FileTask.stage``).  A cache: a part without its
+    staged files (a failure here is ignored) is read from the store by the night pass."""
+    hp, sp = _staged(stage, hands_part)
+    try:
+        day = date.fromisoformat(night)
+        h = _cols(hands.lazy().with_columns(pl.lit(day).alias(S.NIGHT))).collect()
+        hf, sf = _flat(h, seats.lazy().with_columns(pl.lit(day).alias(S.NIGHT)))
+        _write_staged(hf, sf, hp, sp)
+    except Exception:
+        S.remove_quietly(hp)
+        S.remove_quietly(sp)
+
+
+def _write_staged(hands: pl.DataFrame, seats: pl.DataFrame, hp: str, sp: str) -> None:
+    """Flat hands (:func:`_flat`) and their seats as staged files: the hands' flat columns, location
+    and partition-key hash ``_h``; the seats' columns and the hash of their hand."""
+    h = hands.select(*C.FLAT, *_LOC).with_columns(_hash().alias("_h"))
+    n = h[C.N_SEATS].fill_null(0)
+    at = pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls()
+    S.write_atomic(seats.select(*C.SEAT_FIELDS).with_columns(h["_h"].gather(at)), sp, durable=False)
+    S.write_atomic(h, hp, durable=False)
 
 
 def _count(store: str, night: str) -> int:
@@ -218,19 +264,23 @@ def _count(store: str, night: str) -> int:
     return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
 
 
-def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[str, str]]:
+def stream_night(
+    store: str, night: str, tmp: str, per_part: int, min_parts: int = 1, stage: str | None = None
+) -> list[tuple[str, str]]:
     """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
     by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
     its seats; returns the (hands, seats) folders of the partitions that have hands.
 
     The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
     writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
-    so a partition is its files in order and memory holds one buffer, whatever the night's size."""
+    so a partition is its files in order and memory holds one buffer, whatever the night's size.
+    ``min_parts``: at least that many partitions (one for each worker that checks them);
+    ``stage``: where the workers staged the parts they wrote (:func:`stage_part`)."""
     before = tails(store, night)
     total = _count(store, night) + before.height
     if not total:
         return []
-    parts = -(-total // per_part)
+    parts = max(-(-total // per_part), min_parts)
     buf_h: list[pl.DataFrame] = []
     buf_s: list[pl.DataFrame] = []
     seq = 0
@@ -253,8 +303,8 @@ def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[
         buf_s.clear()
 
     held = 0
-    for h, s in _frames(store, night, before):
-        pv = (h.select(_hash()).to_series() % parts).cast(pl.Int64).alias("_p")
+    for h, s, hashes in _frames(store, night, before, stage):
+        pv = ((h.select(_hash()).to_series() if hashes is None else hashes) % parts).cast(pl.Int64).alias("_p")
         n = h[C.N_SEATS].fill_null(0)
         spv = pv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
         buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(pv))
@@ -265,6 +315,63 @@ def stream_night(store: str, night: str, tmp: str, per_part: int) -> list[tuple[
             held = 0
     flush()
     return [(os.path.join(tmp, "h", f"{i:06d}"), os.path.join(tmp, "s", f"{i:06d}")) for i in sorted(seen)]
+
+
+#: A streamed night of at most this many partitions is not written into partition files when its
+#: parts were staged: each partition's job reads every staged file and keeps its own hands
+#: (:func:`staged_night`, :func:`staged_partition_job`); more partitions are streamed first.
+DIRECT_PARTS = 8
+
+
+def staged_night(
+    store: str, night: str, tmp: str, per_part: int, min_parts: int, stage: str
+) -> tuple[list[tuple[str, str]], int] | None:
+    """The night as staged files in :func:`stream_night`'s order (its parts, then the earlier
+    nights' tails) and the number of partitions, for :func:`staged_partition_job`; parts the workers
+    did not stage (files of an earlier run of the night) and the tails are staged into ``tmp`` now.
+    None when the night needs more than :data:`DIRECT_PARTS` partitions (:func:`stream_night`)."""
+    day = date.fromisoformat(night)
+    before = tails(store, night)
+    total = _count(store, night) + before.height
+    parts = max(-(-total // per_part), min_parts)
+    if not total or parts > DIRECT_PARTS:
+        return None
+    out: list[tuple[str, str]] = []
+    for hp, sp in _night_parts(store, day):
+        staged = _staged(stage, hp)
+        if sp is None or not (os.path.exists(staged[0]) and os.path.exists(staged[1])):
+            staged = _staged(tmp, hp)
+            h = _cols(pl.scan_parquet(hp, schema=S.HANDS, missing_columns="insert").with_columns(
+                pl.lit(day).alias(S.NIGHT))).collect()  # fmt: skip
+            s = None
+            if sp is not None:
+                s = pl.scan_parquet(sp, schema=S.SEATS, missing_columns="insert").with_columns(
+                    pl.lit(day).alias(S.NIGHT))  # fmt: skip
+            _write_staged(*_flat(h, s), *staged)
+        out.append(staged)
+    if before.height:
+        staged = _staged(tmp, "tails-before.parquet")
+        _write_staged(*_flat(before, None), *staged)
+        out.append(staged)
+    return out, parts
+
+
+def staged_partition_job(
+    files: list[tuple[str, str]], parts: int, i: int, night: str
+) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """:func:`partition_job` of partition ``i`` of ``parts``, read from the staged ``files``
+    (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand."""
+    from auditor.batch.crosshand import _check_frame
+
+    mine = pl.col("_h") % parts == i
+    hands = pl.scan_parquet([h for h, _s in files]).filter(mine).drop("_h").collect()
+    if not hands.height:
+        return None
+    seats = pl.scan_parquet([s for _h, s in files]).filter(mine).drop("_h").collect()
+    hands = hands.select(list(_HANDS_LOC)).cast(_HANDS_LOC)  # type: ignore[arg-type]
+    seats = seats.select(list(C.SEAT_FIELDS)).cast(C.SEAT_FIELDS)  # type: ignore[arg-type]
+    checked = _check_frame((hands.select(list(C.FLAT)), seats))
+    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
 
 def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -292,20 +399,30 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
     """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone;
     the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With
     ``tails_out``, each partition's share of the night's table tails is appended to it."""
-    from auditor.batch.crosshand import _check_frame, _merge
+    from auditor.batch.crosshand import _merge
 
-    day = date.fromisoformat(night)
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
         results = []
         for hd, sd in stream_night(store, night, tmp, per_part):
-            hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
-            results.append(_check_frame((hands.select(list(C.FLAT)), seats)))
+            checked, tails_part = partition_job(hd, sd, night)
+            results.append(checked)
             if tails_out is not None:
-                tails_out.append(_partition_tails(hands, seats, day))
+                tails_out.append(tails_part)
         return _merge(results)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def partition_job(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One partition of a streamed night (:func:`stream_night`'s folders), checked alone: its
+    :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
+    :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool."""
+    from auditor.batch.crosshand import _check_frame
+
+    hands, seats = _read(hands_dir, _HANDS_LOC), _read(seats_dir, C.SEAT_FIELDS)
+    checked = _check_frame((hands.select(list(C.FLAT)), seats))
+    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
 
 # ---------------------------------------------------------------------------- duplicate ids

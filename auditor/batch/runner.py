@@ -10,11 +10,13 @@
 4. load the manifest and :func:`~auditor.batch.store.collect_garbage`: uncommitted parts of a
    killed run are deleted before anything is written;
 5. list the files (as ``hhaudit audit`` does: recursive, sorted, sidecars skipped) and hand one
-   :class:`~auditor.batch.work.FileTask` per file to the engine; unchanged files come back
-   ``skipped`` after hashing, without being parsed;
+   :class:`~auditor.batch.work.FileTask` per file to the engine (with several workers, the largest
+   files first); unchanged files come back ``skipped`` after hashing, without being parsed;
 6. compact the manifest; run the cross-hand pass over the store (:mod:`auditor.batch.crosshand`:
    continuity of each table's hands, this night against the last hands of the nights before, and
-   hand ids found in several files or nights), written to ``crosshand/night=N/``;
+   hand ids found in several files or nights), written to ``crosshand/night=N/``.  With a local
+   pool the pass runs on its workers too (the night's partitions and the findings' rows), from the
+   hands parts the workers staged as they wrote them (``crosshand-stage-*``, removed after it);
 7. rewrite the run row (``complete``, with every count), print the summary.
 
 Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
@@ -27,8 +29,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import stat
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -53,6 +57,29 @@ PAUSE_ENV = "HHAUDIT_BATCH_PAUSE"
 #: Files done between two compactions of their manifest rows (one ``m-`` file per this many files).
 COMPACT_EVERY = 500
 MAX_ERRORS_LOGGED = 50
+
+
+@dataclass
+class Timings:
+    """Where a run's time goes, for ``benchmarks/bench_batch.py --phases``: at each mark, this
+    process's CPU seconds since it started (its threads included) and the wall clock; for each
+    worker process, its CPU seconds at its last result (start-up included)."""
+
+    marks: dict[str, tuple[float, float]] = field(default_factory=dict)  # name: (process CPU s, monotonic s)
+    first_result: float | None = None  # monotonic s
+    last_result: float | None = None
+    worker_cpu: dict[int, float] = field(default_factory=dict)
+
+    def mark(self, name: str) -> None:
+        self.marks[name] = (time.process_time(), time.monotonic())
+
+    def result(self, r: FileResult) -> None:
+        now = time.monotonic()
+        if self.first_result is None:
+            self.first_result = now
+        self.last_result = now
+        if r.pid:
+            self.worker_cpu[r.pid] = max(self.worker_cpu.get(r.pid, 0.0), r.cpu)
 
 
 class UsageError(ValueError):
@@ -241,9 +268,16 @@ def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
     )
 
 
-def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = None, runner: Runner | None = None) -> int:
+def run_batch(
+    opts: Options,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    runner: Runner | None = None,
+    timings: Timings | None = None,
+) -> int:
     """Run ``hhaudit batch``; returns the exit status (see the module documentation).  ``runner``:
-    the engine, when the caller started it already (a local pool, started before the imports)."""
+    the engine, when the caller started it already (a local pool, started before the imports);
+    ``timings``: filled with the run's phases (``benchmarks/bench_batch.py --phases``)."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     try:
@@ -257,7 +291,7 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
             runner = engine(opts.engine, opts.workers, opts.scheduler)
         os.makedirs(store, exist_ok=True)
         with S.StoreLock(store):
-            return _locked(opts, store, night, runner, out, err)
+            return _locked(opts, store, night, runner, out, err, timings if timings is not None else Timings())
     except (S.StoreBusy, EngineError, OSError, pl.exceptions.PolarsError) as e:
         print(f"hhaudit: {e}", file=err)
         return 2
@@ -267,7 +301,8 @@ def run_batch(opts: Options, out: TextIO | None = None, err: TextIO | None = Non
             close()
 
 
-def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO) -> int:
+def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, err: TextIO, tm: Timings) -> int:
+    tm.mark("locked")
     started = datetime.now(UTC)
     run_id = f"{started:%Y%m%dT%H%M%S}Z-{secrets.token_hex(3)}"
     t0 = time.monotonic()
@@ -293,11 +328,21 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         tally.messages.append(f"{display_path(path)}: not a regular file (a FIFO, device or socket): skipped")
     pause = float(os.environ.get(PAUSE_ENV) or 0)
 
+    # with several workers, the largest files first (issue 16): the last file handed out is then a
+    # small one, so no worker is left alone on a long file while the others wait (a stable sort:
+    # files of one size keep their listing order; the store does not depend on the order)
+    order = sorted(files, key=lambda f: -f[1]) if opts.workers > 1 else files
+
+    # the local pool's workers stage each hands part they write as the night pass reads it (issue 16:
+    # auditor/batch/nightpass.py stage_part), a folder removed after the night pass (and by the next
+    # run's garbage collection if this one is killed)
+    stage = tempfile.mkdtemp(prefix="crosshand-stage-", dir=store) if hasattr(runner, "executor") else None
+
     def tasks() -> Iterator[FileTask]:
-        for path, _size in files:
+        for path, _size in order:
             key = S.file_key(path)
             yield FileTask(path, key, night, store, opts.rules, __version__, run_id, started,
-                           opts.batch_size, known.get(key), pause)  # fmt: skip
+                           opts.batch_size, known.get(key), pause, stage)  # fmt: skip
 
     mode = opts.progress
     if mode == "auto":
@@ -323,9 +368,11 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         done.clear()
         seq += 1
 
+    tm.mark("submit")
     results = runner(tasks())
     try:
         for res in results:
+            tm.result(res)
             tally.add(res)
             progress.update(res)
             if res.status != "skipped":
@@ -344,14 +391,23 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     finally:
         results.close()  # stops the pool or the Dask client now, not when garbage collected
         progress.close()
-    compact()
-    S.compact_manifest(store, run_id)
-    if status == "complete":
-        # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
-        from auditor.batch.crosshand import run_night, worst
+    tm.mark("results")
+    try:
+        compact()
+        S.compact_manifest(store, run_id)
+        tm.mark("manifest")
+        if status == "complete":
+            # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
+            from auditor.batch.crosshand import run_night, worst
 
-        tally.crosshand = run_night(store, night)
-        tally.worst = max(tally.worst, worst(tally.crosshand))
+            executor = getattr(runner, "executor", None)  # a local pool: the night pass runs on its workers too
+            pool = executor() if executor is not None else None
+            tally.crosshand = run_night(store, night, pool, opts.workers, stage)
+            tally.worst = max(tally.worst, worst(tally.crosshand))
+    finally:
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
+    tm.mark("night")
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
         code = 2

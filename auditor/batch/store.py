@@ -289,9 +289,18 @@ def frame(rows: list[dict[str, Any]], schema: dict[str, pl.DataType]) -> pl.Data
     # column by column (issue 16: a cell at a time cost a worker ~5 % of its time): the values of
     # each schema column (a missing key is null, a key not in the schema is left out, as polars
     # reads rows of dicts), strings escaped, integers fitted
+    return frame_columns({name: [r.get(name) for r in rows] for name in schema}, schema)
+
+
+def frame_columns(columns: dict[str, list[Any]], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """:func:`frame` of rows given column by column (``columns``: the values of each schema column,
+    all of one length; a column not given is null): the same frame, without building the rows."""
+    n = max((len(v) for v in columns.values()), default=0)
     cols: dict[str, list[Any]] = {}
     for name, dt in schema.items():
-        values = [r.get(name) for r in rows]
+        values = columns.get(name)
+        if values is None:
+            values = [None] * n
         if dt == pl.String():
             values = [v if v.__class__ is not str or v.isascii() else _text(v) for v in values]
         elif isinstance(dt, pl.List):

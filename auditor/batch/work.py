@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import polars as pl
+
 from auditor import __version__, continuity
 from auditor import model as M
 from auditor.audit import AuditRun
@@ -60,6 +62,7 @@ class FileTask:
     batch_size: int = DEFAULT_BATCH_SIZE  # rows per Parquet part
     old: S.Entry | None = None  # the file's newest manifest row, if any
     pause: float = 0.0  # test hook (HHAUDIT_BATCH_PAUSE): seconds to sleep after each part written
+    stage: str | None = None  # a folder for each hands part's rows as the night pass reads them (nightpass.stage_part)
 
 
 @dataclass(slots=True)
@@ -78,6 +81,8 @@ class FileResult:
     worst: int = 0  # int(Severity) of the worst finding, 0 when there is none
     error: str | None = None
     seconds: float = 0.0
+    pid: int = 0  # the process that audited the file, and its CPU seconds so far (start-up included):
+    cpu: float = 0.0  # each worker's own CPU, for the run's timings (benchmarks/bench_batch.py --phases)
 
     @property
     def findings(self) -> int:
@@ -196,22 +201,30 @@ class _Parts:
         if len(self.findings) >= t.batch_size:
             self._flush_findings()
 
-    def _write(self, table: str, n: int, rows: list[dict[str, Any]]) -> None:
+    def _write(self, table: str, n: int, rows: list[dict[str, Any]]) -> pl.DataFrame:
         t = self.task
         path = S.part_path(t.store, table, t.night, t.key, self.aid, n)
+        df = S.frame(rows, S.SCHEMAS[table])
         try:
-            S.write_atomic(S.frame(rows, S.SCHEMAS[table]), path)
+            S.write_atomic(df, path)
         except OSError as e:
             raise StoreWriteError(f"{path}: {e.strerror or e}") from e
         self.written.append(path)
         rows.clear()
         if t.pause:
             time.sleep(t.pause)
+        return df
 
     def _flush_hands(self) -> None:
         if self.hands:
-            self._write("seats", self.hand_parts, self.seats)
-            self._write("hands", self.hand_parts, self.hands)
+            seats = self._write("seats", self.hand_parts, self.seats)
+            hands = self._write("hands", self.hand_parts, self.hands)
+            t = self.task
+            if t.stage:  # the night pass's view of the part, while it is in memory (issue 16)
+                from auditor.batch.nightpass import stage_part
+
+                stage_part(t.stage, S.part_path(t.store, "hands", t.night, t.key, self.aid, self.hand_parts),
+                           t.night, hands, seats)  # fmt: skip
             self.hand_parts += 1
 
     def _flush_findings(self) -> None:
@@ -311,6 +324,7 @@ def audit_file(task: FileTask) -> FileResult:
         res.status = "error"
         res.error = f"cannot write the store: {type(e).__name__}: {e}"
     res.seconds = time.perf_counter() - t0
+    res.pid, res.cpu = os.getpid(), time.process_time()
     return res
 
 
