@@ -31,7 +31,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -39,6 +39,9 @@ from auditor import continuity as C
 from auditor import findings as F
 from auditor.batch import store as S
 from auditor.findings import Finding
+
+if TYPE_CHECKING:
+    from auditor.batch.nightpass import PartitionMap
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
 
@@ -273,7 +276,11 @@ HANDS_PER_PARTITION = 20_000
 
 
 def check_night(
-    store: str, night: str, per_part: int = HANDS_PER_PARTITION, tails_out: list[pl.DataFrame] | None = None
+    store: str,
+    night: str,
+    per_part: int = HANDS_PER_PARTITION,
+    tails_out: list[pl.DataFrame] | None = None,
+    run: PartitionMap | None = None,
 ) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
     in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
@@ -285,20 +292,21 @@ def check_night(
 
     n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
     if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
-        return check_streamed(store, night, per_part, tails_out)
+        return check_streamed(store, night, per_part, tails_out, run)
     hands, seats = night_frames(store, night)
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
 
-def run_night(store: str, night: str) -> Counter[str]:
+def run_night(store: str, night: str, run: PartitionMap | None = None) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
+    ``run``: how a large night's partitions are checked (the Dask engine's ``map``: on its cluster).
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
     spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice)."""
     from auditor.batch.nightpass import night_duplicates, write_findings, write_tails
     from auditor.batch.work import finding_row
 
     tails: list[pl.DataFrame] = []
-    cont = _located(store, night, check_night(store, night, tails_out=tails))
+    cont = _located(store, night, check_night(store, night, tails_out=tails, run=run))
 
     def frames() -> Iterator[pl.DataFrame]:
         for i in range(0, cont.height, ROWS_PER_FRAME):

@@ -30,7 +30,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 
 import polars as pl
@@ -288,22 +288,51 @@ def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.
     return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
 
 
-def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
-    """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone;
-    the rows of :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With
-    ``tails_out``, each partition's share of the night's table tails is appended to it."""
-    from auditor.batch.crosshand import _check_frame, _merge
+#: A partition to check: its hands folder, its seats folder, the night, whether its tails are wanted.
+PartitionJob = tuple[str, str, str, bool]
+#: A partition checked: its continuity rows, its share of the night's table tails (or None).
+Checked = tuple[pl.DataFrame, pl.DataFrame | None]
 
-    day = date.fromisoformat(night)
+
+def check_partition(job: PartitionJob) -> Checked:
+    """One partition of :func:`stream_night` (``job``: its hands folder, its seats folder, the night,
+    whether its tails are wanted) checked alone: (continuity rows, its share of the night's table
+    tails or None).  A task of its own: :func:`check_streamed` runs it in this process or, on the
+    Dask engine, on the cluster's workers (which read the partition's files from the store)."""
+    from auditor.batch.crosshand import _check_frame
+
+    hd, sd, night, want_tails = job
+    hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
+    rows = _check_frame((hands.select(list(C.FLAT)), seats))
+    return rows, _partition_tails(hands, seats, date.fromisoformat(night)) if want_tails else None
+
+
+#: How :func:`check_streamed` runs :func:`check_partition` on the partitions: in order, results in
+#: order (``None``: one after the other in this process; the Dask engine's ``map`` on its cluster).
+PartitionMap = Callable[[Callable[[PartitionJob], Checked], list[PartitionJob]], list[Checked]]
+
+
+def check_streamed(
+    store: str,
+    night: str,
+    per_part: int,
+    tails_out: list[pl.DataFrame] | None = None,
+    run: PartitionMap | None = None,
+) -> pl.DataFrame:
+    """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone
+    (:func:`check_partition`, mapped by ``run``); the rows of
+    :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With ``tails_out``, each
+    partition's share of the night's table tails is appended to it."""
+    from auditor.batch.crosshand import _merge
+
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        results = []
-        for hd, sd in stream_night(store, night, tmp, per_part):
-            hands, seats = _read(hd, _HANDS_LOC), _read(sd, C.SEAT_FIELDS)
-            results.append(_check_frame((hands.select(list(C.FLAT)), seats)))
-            if tails_out is not None:
-                tails_out.append(_partition_tails(hands, seats, day))
-        return _merge(results)
+        jobs = [(hd, sd, night, tails_out is not None) for hd, sd in stream_night(store, night, tmp, per_part)]
+        done = run(check_partition, jobs) if run is not None else [check_partition(j) for j in jobs]
+        for _rows, tails_part in done:
+            if tails_out is not None and tails_part is not None:
+                tails_out.append(tails_part)
+        return _merge([rows for rows, _t in done])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -350,7 +350,8 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         # across files and nights: continuity of each table (T-codes), duplicate ids (H001/H005)
         from auditor.batch.crosshand import run_night, worst
 
-        tally.crosshand = run_night(store, night)
+        # the Dask engine checks a large night's partitions on its cluster (its client is still open)
+        tally.crosshand = run_night(store, night, getattr(runner, "map", None))
         tally.worst = max(tally.worst, worst(tally.crosshand))
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:
