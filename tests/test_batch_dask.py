@@ -20,7 +20,7 @@ from auditor.batch.engines import engine
 from auditor.batch.runner import Options, run_batch
 from tests.test_batch import NIGHT1, assert_same_store, make_inputs, write_file
 from tests.test_batch_nightpass import NIGHTS, ORDER, _key
-from tests.test_batch_nightpass import store as store  # noqa: F401  # the three-night fixture store
+from tests.test_batch_nightpass import store as store  # the three-night fixture store
 
 distributed = pytest.importorskip("distributed")
 
@@ -45,7 +45,7 @@ def test_engine_dask_is_one_client_for_files_and_night_pass() -> None:
 
 
 @pytest.mark.parametrize("night", NIGHTS)
-def test_night_partitions_on_the_cluster_equal_the_in_process_ones(store: Path, cluster: Any, night: str) -> None:  # noqa: F811
+def test_night_partitions_on_the_cluster_equal_the_in_process_ones(store: Path, cluster: Any, night: str) -> None:
     here_tails: list[pl.DataFrame] = []
     here = X.check_night(str(store), night, per_part=1, tails_out=here_tails)
     eng = D.DaskEngine(cluster.scheduler_address)
