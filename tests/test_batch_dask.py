@@ -102,10 +102,17 @@ def _profiler_on() -> bool:
     return bool(dask.config.get("distributed.worker.profile.enabled"))
 
 
+def _settings() -> dict[str, object]:
+    import dask
+
+    return {k: dask.config.get(k) for k in D.LOCAL_CONFIG}
+
+
 def test_a_local_cluster_runs_without_the_profiler() -> None:
     eng = D.DaskEngine("local", 1)
     try:
         assert eng.map(lambda _x: _profiler_on(), [0]) == [False]  # in the worker process
+        assert eng.map(lambda _x: _settings(), [0]) == [D.LOCAL_CONFIG]
         workers: dict[str, Any] = eng.client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
         assert workers and all("profile" not in cbs for cbs in workers.values())
     finally:
