@@ -126,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hands-per-file", type=int, default=1000)
     ap.add_argument("--local", action="store_true", help="also run the local process pool on the same input")
     ap.add_argument("--defaults", action="store_true", help="also run Dask with its own configuration (before)")
+    ap.add_argument("--kinds", help="the runs, in order, instead of the flags: e.g. local,dask")
     ap.add_argument("--nice", type=int, default=0, help="run the batch under nice -n N (0: not)")
     ap.add_argument("--extrapolate", type=int, default=10_000_000, help="hands to extrapolate the time of (10M)")
     ap.add_argument("--corpus", default=str(common.default_corpus()))
@@ -154,13 +155,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"files, generated in {time.perf_counter() - t0:.0f} s", flush=True)  # fmt: skip
         result["input_mib"] = nbytes / 2**20
         kinds = ["dask"] + (["dask-defaults"] if args.defaults else []) + (["local"] if args.local else [])
+        if args.kinds:
+            kinds = args.kinds.split(",")
         for kind in kinds:
             store = root / f"store-{kind}"
             r = run(src, store, args.workers, kind, args.nice)
             if r["exit"] != 0 or (not args.input and r["hands"] != args.hands):
                 raise SystemExit(f"unexpected {kind} run: {r['hands']} hands, exit {r['exit']}")
             result["runs"].append(r)
-            print(f"{kind}: {r['seconds']:.0f} s, CPU {r['cpu_s']:.1f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+            print(f"{kind}: {r['seconds']:.0f} s, CPU {r['cpu_s']:.1f} s ({r['hands'] / r['cpu_s']:,.0f} hands/CPU s; "
+                  f"sampled by process: {json.dumps(r['cpu_by_role_s'])}), peak RSS by process (MiB): "
+                  f"{json.dumps(r['peak_rss_by_process_mib'])}, load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
             shutil.rmtree(store)
         result["load_after"] = os.getloadavg()
         rows = []
@@ -175,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(common.format_table(["run", "hands", "s", "hands/s", "CPU s", "hands/CPU s", "batch CPU s",
                                    "workers CPU s", "worker us/hand", "RSS max MiB", "RSS sum MiB", "store MiB"],
                                   rows))  # fmt: skip
-        first = result["runs"][0]
+        first = next((r for r in result["runs"] if r["kind"] == "dask"), result["runs"][0])
         est = args.extrapolate / first["hands_per_s"]
         result["extrapolated"] = {"hands": args.extrapolate, "seconds": est,
                                   "cpu_s": args.extrapolate / first["hands"] * first["cpu_s"]}  # fmt: skip
@@ -187,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"peak RSS by process, {r['kind']} (MiB, sampled): {top}")
         per = {r["kind"]: r["hands"] / r["cpu_s"] for r in result["runs"] if r["cpu_s"]}
         for kind in ("dask-defaults", "local"):
-            if kind in per:
+            if kind in per and "dask" in per:
                 result[f"dask_over_{kind}"] = per["dask"] / per[kind]
                 print(f"hands per CPU second, dask / {kind}: {per['dask'] / per[kind]:.3f}")
     finally:
