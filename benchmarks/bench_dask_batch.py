@@ -85,6 +85,8 @@ def run(src: Path, store: Path, workers: int, kind: str, nice: int) -> dict[str,
             for pid, (_pp, own, _ch, rss) in procs.items():
                 if pid not in seen:
                     seen[pid] = [role(pid, child), 0.0, 0]
+                elif seen[pid][0] == "batch":  # a new process shows its parent's command line until exec
+                    seen[pid][0] = role(pid, child)
                 seen[pid][1] = own
                 seen[pid][2] = max(seen[pid][2], rss)
             stop.wait(0.2)

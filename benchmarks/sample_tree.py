@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not procs:
                 break
             for pid, (ppid, own, _ch, rss) in sorted(procs.items()):
-                if pid not in roles:
+                if roles.get(pid, "batch") == "batch":  # a new process shows its parent's command line until exec
                     roles[pid] = role(pid, args.pid)
                 w.writerow([now, el, pid, ppid, roles[pid], f"{rss / 2**20:.1f}", f"{own:.2f}", hands])
             cpu = sum(s[1] for s in procs.values()) + (procs[args.pid][2] if args.pid in procs else 0.0)
