@@ -32,9 +32,9 @@ import shutil
 import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import BrokenExecutor, Executor, Future
+from concurrent.futures import Executor, Future
 from datetime import date
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import polars as pl
 
@@ -42,6 +42,9 @@ from auditor import continuity as C
 from auditor import findings as F
 from auditor.batch import store as S
 from auditor.findings import Finding
+
+if TYPE_CHECKING:
+    from auditor.batch.nightpass import PartitionMap
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
 R = TypeVar("R")
@@ -315,7 +318,11 @@ HANDS_PER_PARTITION = 20_000
 
 
 def check_night(
-    store: str, night: str, per_part: int = HANDS_PER_PARTITION, tails_out: list[pl.DataFrame] | None = None
+    store: str,
+    night: str,
+    per_part: int = HANDS_PER_PARTITION,
+    tails_out: list[pl.DataFrame] | None = None,
+    run: PartitionMap | None = None,
 ) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
     in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
@@ -327,7 +334,7 @@ def check_night(
 
     n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
     if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
-        return check_streamed(store, night, per_part, tails_out)
+        return check_streamed(store, night, per_part, tails_out, run)
     hands, seats = night_frames(store, night)
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
@@ -339,20 +346,21 @@ PARALLEL_HANDS = 2_000
 
 class _Job(Generic[R]):
     """``fn(*args)`` submitted to the night pass's executor; run again in this process if the pool
-    broke down (a worker killed): the night pass never fails because of the pool."""
+    broke down (a worker killed) or the Dask cluster could not run it: the night pass never fails
+    because of the pool (a fault of ``fn`` itself is raised again here)."""
 
     def __init__(self, ex: Executor, fn: Callable[..., R], *args: Any) -> None:
         self.fn, self.args = fn, args
         try:
             self.future: Future[R] | None = ex.submit(fn, *args)
-        except BrokenExecutor:
+        except Exception:  # BrokenExecutor, a lost Dask cluster
             self.future = None
 
     def result(self) -> R:
         if self.future is not None:
             try:
                 return self.future.result()
-            except BrokenExecutor:
+            except Exception:  # BrokenExecutor, KilledWorker, ...: this process runs it
                 pass
         return self.fn(*self.args)
 
@@ -367,6 +375,7 @@ def run_night(
     store: str, night: str, pool: Executor | None = None, workers: int = 1, stage: str | None = None
 ) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
+    ``run``: how a large night's partitions are checked (the Dask engine's ``map``: on its cluster).
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
     spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
 

@@ -19,7 +19,6 @@ becomes an ``error`` result instead of stopping the batch.
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 import signal
@@ -174,55 +173,15 @@ def run_pool(
 
 
 def run_dask(tasks: Iterable[FileTask], scheduler: str, workers: int = 1) -> Results:
-    """Audit the files on a dask.distributed cluster (``scheduler`` address, or ``local``)."""
-    try:
-        dd: Any = importlib.import_module("distributed")  # optional: pip install 'hhaudit[dask]'
-    except ImportError:
-        raise EngineError("the dask engine needs dask.distributed: pip install 'hhaudit[dask]'") from None
-    cluster: Any = None
-    client: Any
-    try:
-        if scheduler == "local":
-            cluster = dd.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = dd.Client(cluster)
-        else:
-            client = dd.Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as e:
-        if cluster is not None:
-            cluster.close()
-        raise EngineError(f"cannot reach the Dask scheduler {scheduler}: {e}") from e
-    from auditor.batch.work import audit_file
+    """Audit the files on a dask.distributed cluster (``scheduler`` address, or ``local``), closing
+    the client when done (:class:`auditor.batch.dask_engine.DaskEngine` keeps it for the night pass)."""
+    from auditor.batch.dask_engine import DaskEngine
 
+    eng = DaskEngine(scheduler, workers)
     try:
-        threads = sum(client.nthreads().values()) or 1
-        limit = 2 * threads
-        it = iter(tasks)
-        futures: dict[Any, FileTask] = {}
-        ac = dd.as_completed()
-
-        def fill() -> None:
-            while len(futures) < limit:
-                task = next(it, None)
-                if task is None:
-                    return
-                fut = client.submit(audit_file, task, pure=False)
-                futures[fut.key] = task
-                ac.add(fut)
-
-        fill()
-        for fut in ac:
-            task = futures.pop(fut.key)
-            try:
-                res: FileResult = fut.result()
-            except Exception as e:  # KilledWorker, a worker without hhaudit, ...
-                res = _failed(task, f"the Dask task failed: {type(e).__name__}: {e}")
-            fut.release()
-            yield res
-            fill()
+        yield from eng(tasks)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        eng.close()
 
 
 class InProcess(Executor):
@@ -246,8 +205,9 @@ def engine(name: str, workers: int, scheduler: str | None) -> Runner:
     if name == "dask":
         if not scheduler:
             raise EngineError("--engine dask needs --scheduler ADDRESS (or --scheduler local)")
-        addr = scheduler
-        return lambda tasks: run_dask(tasks, addr, workers)
+        from auditor.batch.dask_engine import DaskEngine  # the client stays open for the night pass
+
+        return DaskEngine(scheduler, workers)
     if name != "local":
         raise EngineError(f"unknown engine {name!r} (local or dask)")
     if workers <= 1:

@@ -1,0 +1,116 @@
+"""The Dask engine of ``hhaudit batch`` (issue 16, auditor/batch/dask_engine.py): the client stays
+open for the night pass, whose partitions run on the cluster and give the in-process rows and tails;
+a cluster started for the run has the costly diagnostics off; a cluster that cannot run the pass
+leaves it to the batch process, saying so."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from auditor.batch import crosshand as X
+from auditor.batch import dask_engine as D
+from auditor.batch import store as S
+from auditor.batch.engines import engine
+from auditor.batch.runner import Options, run_batch
+from tests.test_batch import NIGHT1, assert_same_store, make_inputs, write_file
+from tests.test_batch_nightpass import NIGHTS, ORDER, _key
+from tests.test_batch_nightpass import store as store  # the three-night fixture store
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """An in-process cluster (threads): its address is what ``--scheduler ADDRESS`` takes."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+        yield c
+
+
+def _prefixes(eng: D.DaskEngine) -> set[str]:
+    """The task prefixes the scheduler has seen (what ran on the cluster)."""
+    names: list[str] = eng.client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.task_prefixes))
+    return set(names)
+
+
+def test_engine_dask_is_one_client_for_files_and_night_pass() -> None:
+    eng = engine("dask", 2, "local")
+    assert isinstance(eng, D.DaskEngine) and eng.client is None  # reached when the first file is handed over
+    eng.close()  # closing an engine never used is fine
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_night_partitions_on_the_cluster_equal_the_in_process_ones(store: Path, cluster: Any, night: str) -> None:
+    here_tails: list[pl.DataFrame] = []
+    here = X.check_night(str(store), night, per_part=1, tails_out=here_tails)
+    eng = D.DaskEngine(cluster.scheduler_address)
+    try:
+        there_tails: list[pl.DataFrame] = []
+        there = X.check_night(str(store), night, per_part=1, tails_out=there_tails, run=eng.map)
+        assert "check_partition" in _prefixes(eng)
+    finally:
+        eng.close()
+    assert there.sort(ORDER, nulls_last=True).equals(here.sort(ORDER, nulls_last=True))
+    assert len(there_tails) == len(here_tails) >= 1
+    assert _key(pl.concat(there_tails)) == _key(pl.concat(here_tails))
+
+
+def test_a_batch_on_dask_runs_its_night_pass_on_the_cluster(
+    tmp_path: Path, cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "in"
+    make_inputs(src, files=4, hands=3)
+    write_file(src / "more.txt", [771_000_000_000 + i for i in range(5)])
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 2)  # a night of several partitions, one job each
+
+    def batch(store: Path, **kw: Any) -> int:
+        o = Options([str(src)], str(store), night=NIGHT1, progress="none", fail_on=None, **kw)
+        return run_batch(o, io.StringIO(), io.StringIO())
+
+    assert batch(tmp_path / "local") == 0
+    assert batch(tmp_path / "dask", engine="dask", scheduler=cluster.scheduler_address, workers=2) == 0
+    ran = set(cluster.scheduler.task_prefixes)
+    assert ran & {"staged_partition_job", "partition_job"}, ran  # the partitions were tasks on the cluster
+    assert ran & {"findings_frame"}, ran
+    assert_same_store(tmp_path / "local", tmp_path / "dask")
+    ch = [S.scan(str(tmp_path / s), "crosshand").collect().sort(pl.all()) for s in ("local", "dask")]
+    assert ch[0].height and ch[0].equals(ch[1])
+
+
+def test_a_cluster_that_cannot_run_the_pass_leaves_it_to_the_batch_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("auditor.batch.engines.CONNECT_TIMEOUT", "1s")
+    eng = D.DaskEngine("tcp://127.0.0.1:9")
+    assert eng.map(abs, [-1, 2, -3]) == [1, 2, 3]
+    assert "running it in this process" in capsys.readouterr().err
+    assert eng.map(abs, []) == []
+
+
+def _profiler_on() -> bool:
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+def _settings() -> dict[str, object]:
+    import dask
+
+    return {k: dask.config.get(k) for k in D.LOCAL_CONFIG}
+
+
+def test_a_local_cluster_runs_without_the_profiler() -> None:
+    eng = D.DaskEngine("local", 1)
+    try:
+        assert eng.map(lambda _x: _profiler_on(), [0]) == [False]  # in the worker process
+        assert eng.map(lambda _x: _settings(), [0]) == [D.LOCAL_CONFIG]
+        workers: dict[str, Any] = eng.client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
+        assert workers and all("profile" not in cbs for cbs in workers.values())
+    finally:
+        eng.close()
+    assert _profiler_on()  # this process's configuration is left as it was
