@@ -6,7 +6,8 @@ leaves it to the batch process, saying so."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,6 @@ from auditor.batch import store as S
 from auditor.batch.engines import engine
 from auditor.batch.runner import Options, run_batch
 from tests.test_batch import NIGHT1, assert_same_store, make_inputs, write_file
-from tests.test_batch_nightpass import NIGHTS, ORDER, _key
-from tests.test_batch_nightpass import store as store  # the three-night fixture store
 
 distributed = pytest.importorskip("distributed")
 
@@ -32,32 +31,10 @@ def cluster() -> Iterator[Any]:
         yield c
 
 
-def _prefixes(eng: D.DaskEngine) -> set[str]:
-    """The task prefixes the scheduler has seen (what ran on the cluster)."""
-    names: list[str] = eng.client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.task_prefixes))
-    return set(names)
-
-
 def test_engine_dask_is_one_client_for_files_and_night_pass() -> None:
     eng = engine("dask", 2, "local")
     assert isinstance(eng, D.DaskEngine) and eng.client is None  # reached when the first file is handed over
     eng.close()  # closing an engine never used is fine
-
-
-@pytest.mark.parametrize("night", NIGHTS)
-def test_night_partitions_on_the_cluster_equal_the_in_process_ones(store: Path, cluster: Any, night: str) -> None:
-    here_tails: list[pl.DataFrame] = []
-    here = X.check_night(str(store), night, per_part=1, tails_out=here_tails)
-    eng = D.DaskEngine(cluster.scheduler_address)
-    try:
-        there_tails: list[pl.DataFrame] = []
-        there = X.check_night(str(store), night, per_part=1, tails_out=there_tails, run=eng.map)
-        assert "check_partition" in _prefixes(eng)
-    finally:
-        eng.close()
-    assert there.sort(ORDER, nulls_last=True).equals(here.sort(ORDER, nulls_last=True))
-    assert len(there_tails) == len(here_tails) >= 1
-    assert _key(pl.concat(there_tails)) == _key(pl.concat(here_tails))
 
 
 def test_a_batch_on_dask_runs_its_night_pass_on_the_cluster(
@@ -82,14 +59,28 @@ def test_a_batch_on_dask_runs_its_night_pass_on_the_cluster(
     assert ch[0].height and ch[0].equals(ch[1])
 
 
-def test_a_cluster_that_cannot_run_the_pass_leaves_it_to_the_batch_process(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr("auditor.batch.engines.CONNECT_TIMEOUT", "1s")
-    eng = D.DaskEngine("tcp://127.0.0.1:9")
-    assert eng.map(abs, [-1, 2, -3]) == [1, 2, 3]
-    assert "running it in this process" in capsys.readouterr().err
-    assert eng.map(abs, []) == []
+class _Lost(Executor):
+    """An executor whose cluster is gone: nothing can be submitted."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        raise OSError("the scheduler is gone")
+
+
+class _Killed(Executor):
+    """An executor whose task's worker died (Dask's KilledWorker, a pool's BrokenExecutor)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_exception(RuntimeError("KilledWorker"))
+        return f
+
+
+def test_a_cluster_that_cannot_run_the_pass_leaves_it_to_the_batch_process() -> None:
+    assert X._Job(_Lost(), abs, -3).result() == 3
+    assert X._Job(_Killed(), abs, -4).result() == 4
+    with pytest.raises(ZeroDivisionError):  # a fault of the job itself is raised here again
+        X._Job(_Killed(), divmod, 1, 0).result()
+    assert D.DaskEngine("local", 1).executor() is None  # no file handed out: no client, in process
 
 
 def _profiler_on() -> bool:
@@ -107,8 +98,9 @@ def _settings() -> dict[str, object]:
 def test_a_local_cluster_runs_without_the_profiler() -> None:
     eng = D.DaskEngine("local", 1)
     try:
-        assert eng.map(lambda _x: _profiler_on(), [0]) == [False]  # in the worker process
-        assert eng.map(lambda _x: _settings(), [0]) == [D.LOCAL_CONFIG]
+        ex = eng._client().get_executor(pure=False)
+        assert ex.submit(_profiler_on).result() is False  # in the worker process
+        assert ex.submit(_settings).result() == D.LOCAL_CONFIG
         workers: dict[str, Any] = eng.client.run(lambda dask_worker: sorted(dask_worker.periodic_callbacks))
         assert workers and all("profile" not in cbs for cbs in workers.values())
     finally:

@@ -34,7 +34,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from datetime import date
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import polars as pl
 
@@ -42,9 +42,6 @@ from auditor import continuity as C
 from auditor import findings as F
 from auditor.batch import store as S
 from auditor.findings import Finding
-
-if TYPE_CHECKING:
-    from auditor.batch.nightpass import PartitionMap
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
 R = TypeVar("R")
@@ -322,7 +319,6 @@ def check_night(
     night: str,
     per_part: int = HANDS_PER_PARTITION,
     tails_out: list[pl.DataFrame] | None = None,
-    run: PartitionMap | None = None,
 ) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night's hands (:func:`night_frames`, the flat form),
     in bounded memory: ``check`` needs ~6 KiB a hand while it runs, so a night of more than
@@ -334,7 +330,7 @@ def check_night(
 
     n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
     if n > per_part:  # streamed into partition files by table-key hash (auditor/batch/nightpass.py)
-        return check_streamed(store, night, per_part, tails_out, run)
+        return check_streamed(store, night, per_part, tails_out)
     hands, seats = night_frames(store, night)
     return C.check(hands.lazy(), seats=seats.lazy()).collect()
 
@@ -375,11 +371,11 @@ def run_night(
     store: str, night: str, pool: Executor | None = None, workers: int = 1, stage: str | None = None
 ) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
-    ``run``: how a large night's partitions are checked (the Dask engine's ``map``: on its cluster).
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
     spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
 
-    ``pool`` (the batch's local process pool, its ``workers`` processes done with the files): the
+    ``pool`` (the batch's local process pool, its ``workers`` processes done with the files, or the
+    Dask engine's cluster, :meth:`auditor.batch.dask_engine.DaskEngine.executor`): the
     partitions of the night are checked and the findings turned into rows on the workers while
     this process checks the duplicate ids (issue 16: the pass used to run on one core after the
     workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least

@@ -9,11 +9,12 @@ run ends (:meth:`DaskEngine.close`, called by :func:`auditor.batch.runner.run_ba
   most two per worker thread in flight, yielding each :class:`~auditor.batch.work.FileResult` as it
   comes back (a task that fails - a worker killed, a worker without hhaudit - becomes an ``error``
   result, the batch goes on);
-* :meth:`DaskEngine.map` runs the night pass's partitions on the same workers
-  (:func:`auditor.batch.nightpass.check_partition`: each task reads its partition's files from the
-  store and returns its continuity rows and table tails), so the batch process only streams the
-  night into partition files and merges the results (issue 16: before, the client was closed after
-  the files and every partition was checked in the batch process).
+* :meth:`DaskEngine.executor` hands the same workers to the night pass as a
+  :class:`concurrent.futures.Executor` (:func:`auditor.batch.crosshand.run_night`: each partition
+  is a task that reads its files from the store and returns its continuity rows and table tails;
+  a task the cluster cannot run is run in the batch process), so the batch process only lists the
+  night's parts and merges the results (issue 16: before, the client was closed after the files
+  and every partition was checked in the batch process).
 
 A cluster started for the run (``--scheduler local``) runs with :data:`LOCAL_CONFIG`: Dask's
 diagnostics that cost CPU on every worker while a task runs are off or slowed down (issue 16: the
@@ -25,8 +26,7 @@ and the memory and system monitors woke every 20-500 ms).  On an existing cluste
 from __future__ import annotations
 
 import importlib
-import sys
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -135,25 +135,6 @@ class DaskEngine:
             fut.release()
             yield res
             fill()
-
-    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """``[fn(x) for x in items]``, each call a task on the cluster, results in order.  When the
-        cluster cannot run them (it was lost, ...), the calls not done run in this process, and a
-        line on standard error says so (the result is the same)."""
-        if not items:
-            return []
-        try:
-            client = self._client()
-            futures = client.map(fn, list(items), pure=False)
-            out: list[R] = client.gather(futures)
-            return out
-        except Exception as e:  # the night's result must not depend on the cluster's health
-            print(
-                f"hhaudit: the Dask cluster could not run the night pass ({type(e).__name__}: {e}); "
-                "running it in this process",
-                file=sys.stderr,
-            )
-            return [fn(x) for x in items]
 
     def executor(self) -> Any:
         """The cluster as a :class:`concurrent.futures.Executor` (``Client.get_executor``) for the

@@ -30,7 +30,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 import polars as pl
@@ -395,40 +395,16 @@ def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.
     return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
 
 
-#: A partition to check: its hands folder, its seats folder, the night.
-PartitionJob = tuple[str, str, str]
-#: A partition checked: its continuity rows, its share of the night's table tails.
-Checked = tuple[pl.DataFrame, pl.DataFrame]
-
-
-def check_partition(job: PartitionJob) -> Checked:
-    """:func:`partition_job` of one ``(hands folder, seats folder, night)``: a task of its own that
-    :func:`check_streamed` maps in this process or, given the Dask engine's ``map``, on its cluster."""
-    return partition_job(*job)
-
-
-#: How :func:`check_streamed` runs :func:`check_partition` on the partitions: in order, results in
-#: order (``None``: one after the other in this process; the Dask engine's ``map`` on its cluster).
-PartitionMap = Callable[[Callable[[PartitionJob], Checked], list[PartitionJob]], list[Checked]]
-
-
-def check_streamed(
-    store: str,
-    night: str,
-    per_part: int,
-    tails_out: list[pl.DataFrame] | None = None,
-    run: PartitionMap | None = None,
-) -> pl.DataFrame:
+def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on the night streamed into partitions, each checked alone
-    (:func:`check_partition`, mapped by ``run``); the rows of
-    :func:`auditor.batch.crosshand.check_partitioned` on the whole night.  With ``tails_out``, each
-    partition's share of the night's table tails is appended to it."""
+    (:func:`partition_job`); the rows of :func:`auditor.batch.crosshand.check_partitioned` on the
+    whole night.  With ``tails_out``, each partition's share of the night's table tails is appended
+    to it."""
     from auditor.batch.crosshand import _merge
 
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        jobs = [(hd, sd, night) for hd, sd in stream_night(store, night, tmp, per_part)]
-        done = run(check_partition, jobs) if run is not None else [check_partition(j) for j in jobs]
+        done = [partition_job(hd, sd, night) for hd, sd in stream_night(store, night, tmp, per_part)]
         if tails_out is not None:
             tails_out.extend(t for _rows, t in done)
         return _merge([rows for rows, _t in done])
