@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import common
+from sample_tree import role  # what a process of the run is, from its command line
 
 _ID = re.compile(r"#[\w-]+:")
 
@@ -74,23 +75,6 @@ def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_i
     return written
 
 
-def _role(pid: int, root: int) -> str:
-    """What a process of the run is, from its command line: the batch process, a pool worker, a Dask
-    worker (or its nanny), the Dask scheduler."""
-    if pid == root:
-        return "batch"
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return "?"
-    if "resource_tracker" in cmd:
-        return "resource tracker"
-    if "spawn_main" in cmd or "forkserver" in cmd:
-        return "worker"
-    return cmd[:60]
-
-
 def _tree_rss(root: int, peaks: dict[int, tuple[str, int]] | None = None) -> int:
     """Sum of the resident sets (bytes) of ``root`` and its descendants, from /proc; with ``peaks``,
     each process's largest resident set so far (by pid, with its role)."""
@@ -119,7 +103,7 @@ def _tree_rss(root: int, peaks: dict[int, tuple[str, int]] | None = None) -> int
         for p in tree:
             r = rss.get(p, 0)
             if p not in peaks:
-                peaks[p] = (_role(p, root), r)
+                peaks[p] = (role(p, root), r)
             elif r > peaks[p][1]:
                 peaks[p] = (peaks[p][0], r)
     return sum(rss.get(p, 0) for p in tree)

@@ -16,6 +16,7 @@ Steps:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -543,35 +544,36 @@ def _draw_runs(t: Trace, pot: Pot, contenders: list[str], profile: Profile) -> l
     return out
 
 
+def _keys(contenders: list[str], shown: dict[str, tuple[str, ...]], board: tuple[str, ...],
+          known: dict[Any, Any], key: Callable[[tuple[str, ...]], Any]) -> dict[str, Any]:  # fmt: skip
+    """Each contender's hand key (``key`` of their shown cards), evaluated once per hand: ``known``
+    keeps them by (cards, board); a hand that cannot be evaluated (None) is left out."""
+    out: dict[str, Any] = {}
+    for n in contenders:
+        cards = shown[n]
+        v = known.get((cards, board), _NOT_YET)
+        if v is _NOT_YET:
+            v = known[cards, board] = key(cards)
+        if v is not None:
+            out[n] = v
+    return out
+
+
 def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str], board: tuple[str, ...],
                  profile: Profile, shown: dict[str, tuple[str, ...]],
                  seen: _Seen | None = None) -> list[Award]:  # fmt: skip
     game = t.hand.game
     if seen is None:
         seen = _Seen(({}, set()), _seat_keys(t))
-    highs: dict[str, Any] = {}
-    known_highs = seen.high
-    for n in contenders:  # a hand not fully tabled cannot win (its key is None)
-        cards = shown[n]
-        v = known_highs.get((cards, board), _NOT_YET)
-        if v is _NOT_YET:
-            v = known_highs[cards, board] = high_key(game, cards, board)
-        if v is not None:
-            highs[n] = v
+    # a hand not fully tabled cannot win (its key is None)
+    highs = _keys(contenders, shown, board, seen.high, lambda c: high_key(game, c, board))
     if not highs:
         return []
     best = max(highs.values())
     hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best], seen.keys))
     lows: dict[str, Any] = {}
     if game in HILO_GAMES:
-        known_lows = seen.low
-        for n in contenders:
-            cards = shown[n]
-            v = known_lows.get((cards, board), _NOT_YET)
-            if v is _NOT_YET:
-                v = known_lows[cards, board] = low_key(game, cards, board)
-            if v is not None:
-                lows[n] = v
+        lows = _keys(contenders, shown, board, seen.low, lambda c: low_key(game, c, board))
     unit = t.facts.odd_chip_unit
     if not lows:
         return [Award(pot.label, run, "all", amount, tuple(hi_w), tuple(split(amount, hi_w, unit)), "best hand")]
