@@ -55,8 +55,33 @@ def hand_texts(corpus: str) -> list[str]:
     return [c.text for c in split.chunks]
 
 
+_TOURNAMENT = re.compile(r"Tournament #(\d+)")
+_TABLE = re.compile(r"^Table '([^']*)'", re.M)
+
+
+def renamed(text: str, copy: int) -> str:
+    """``text`` as the ``copy``-th repetition of the corpus plays it: at a table (and in a tournament)
+    of its own, so each repetition's tables continue as the corpus's do and no repeated hand breaks
+    another repetition's stack or button chain (the cross-hand pass finds what it finds on the
+    corpus, once a repetition).  The first repetition (0) is the corpus unchanged."""
+    if not copy:
+        return text
+    head, _, rest = text.partition("\n")
+    table, _, rest = rest.partition("\n")
+    m = _TOURNAMENT.search(head)
+    if m:  # the tournament id, wherever the two lines repeat it (tournament tables are named after it)
+        tid = m.group(1)
+        new = f"{tid}{copy:05d}"
+        head, table = head.replace(tid, new), table.replace(tid, new)
+    else:
+        table = _TABLE.sub(lambda t: f"Table '{t.group(1)} r{copy}'", table, count=1)
+    return f"{head}\n{table}\n{rest}"
+
+
 def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_id: int = 900_000_000_000) -> int:
-    """Write ``hands`` hands under ``out`` (``per_file`` per file), each with a fresh hand id; returns bytes."""
+    """Write ``hands`` hands under ``out`` (``per_file`` per file), each with a fresh hand id, the
+    corpus's hands repeated in order, each repetition at tables of its own (:func:`renamed`);
+    returns bytes."""
     out.mkdir(parents=True, exist_ok=True)
     written = 0
     n = 0
@@ -65,7 +90,7 @@ def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_i
         path = out / f"export_{file_no:05d}.txt"
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             for _ in range(min(per_file, hands - n)):
-                text = texts[n % len(texts)]
+                text = renamed(texts[n % len(texts)], n // len(texts))
                 head, _, rest = text.partition("\n")
                 head = _ID.sub(f"#{first_id + n}:", head, count=1)
                 f.write(head + "\n" + rest + "\n\n\n")
