@@ -233,9 +233,43 @@ from auditor.batch.runner import Options, Timings, run_batch
 tm = Timings()
 code = run_batch(Options([src], store, workers=workers, fail_on=None, progress="none"), runner=pool, timings=tm)
 tm.mark("end")
+import multiprocessing, resource
+for p in multiprocessing.active_children():  # the pool's workers, reaped: their CPU is in RUSAGE_CHILDREN
+    p.join()
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"exit": code, "t0": t0, "marks": tm.marks, "first_result": tm.first_result,
-                  "last_result": tm.last_result, "worker_cpu": list(tm.worker_cpu.values())}))
+                  "last_result": tm.last_result, "worker_cpu": list(tm.worker_cpu.values()),
+                  "results": getattr(tm, "results", []), "children_cpu": ru.ru_utime + ru.ru_stime}))
 """
+
+
+def projected(r: dict[str, Any]) -> dict[str, float]:
+    """The run's critical path on free cores, from CPU seconds only (the machine is shared: its wall
+    clock is not read): each worker starts (its CPU at its first result less one file's CPU) while the
+    batch process prepares, does its files, and the last worker to finish ends the file phase; then the
+    batch process's manifest and night-pass CPU, and the workers' share of the night pass (the CPU the
+    pool's processes spent after their last file), split evenly between them.  With one worker (in
+    process) it is the batch process's CPU."""
+    if r["workers"] <= 1 or not r["worker_cpu_s"]:
+        return {"critical_cpu_s": r["parent_cpu_s"]}
+    by: dict[int, list[float]] = {}
+    for pid, cpu, _t in r.get("results") or []:
+        by.setdefault(pid, []).append(cpu)
+    if not by:  # a checkout whose Timings keeps each worker's last CPU only: its start-up is not known
+        by = {i: [c] for i, c in enumerate(r["worker_cpu_s"])}
+    steps = sorted(b - a for cs in by.values() for a, b in zip(sorted(cs), sorted(cs)[1:], strict=False))
+    per_file = steps[len(steps) // 2] if steps else 0.0
+    files_end = max(max(r["parent_before_first_task_cpu_s"], min(cs) - per_file) + max(cs) - min(cs) + per_file
+                    for cs in by.values())  # fmt: skip
+    night_workers = max(0.0, r["children_cpu_s"] - sum(max(cs) for cs in by.values()))
+    last = sorted(max(cs) for cs in by.values())
+    return {
+        "critical_cpu_s": files_end + r["parent_manifest_cpu_s"] + r["night_cpu_s"] + night_workers / len(by),
+        "worker_startup_cpu_s": sum(min(cs) - per_file for cs in by.values()) / len(by),
+        "per_file_cpu_s": per_file,
+        "imbalance_cpu_s": last[-1] - last[0],
+        "night_workers_cpu_s": night_workers,
+    }
 
 
 def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> dict[str, Any]:
@@ -270,6 +304,8 @@ def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> di
         "after_last_result_wall_s": m["end"][1] - (d["last_result"] or m["results"][1]),
         "wall_s": m["end"][1] - d["t0"],
         "worker_cpu_s": sorted(d["worker_cpu"], reverse=True),
+        "results": d.get("results", []),
+        "children_cpu_s": d.get("children_cpu", 0.0),
     }
 
 
@@ -412,19 +448,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             for rep in range(args.repeat):
                 for w, code in ((int(x), c) for x in args.workers.split(",") for c in codes):
                     r = phases(src, root / f"store-phases-{w}-{rep}", w, code)
+                    r.update(projected(r))
                     result["phases"].append(r)
                     shutil.rmtree(root / f"store-phases-{w}-{rep}")
                     label = f"{w} worker(s)" + ("" if code is None else " previous")
                     prow.append([label, r["parent_cpu_s"], r["parent_before_first_task_cpu_s"],
                                  r["parent_results_cpu_s"], r["parent_manifest_cpu_s"], r["night_cpu_s"],
                                  r["night_wall_s"], r["after_last_result_wall_s"],
-                                 " + ".join(f"{c:.1f}" for c in r["worker_cpu_s"]), r["wall_s"]])  # fmt: skip
+                                 " + ".join(f"{c:.1f}" for c in r["worker_cpu_s"]),
+                                 r.get("worker_startup_cpu_s", 0.0), r.get("imbalance_cpu_s", 0.0),
+                                 r.get("night_workers_cpu_s", 0.0), r["critical_cpu_s"], r["wall_s"]])  # fmt: skip
                     print(f"  phases, {w} worker(s): done", flush=True)
             print()
             head = [f"{args.phases:,} hands", "batch CPU s", "before 1st task", "collecting", "manifest",
                     "night CPU s", "night wall s", "after last result (wall s)", "workers' CPU s",
+                    "worker start-up", "imbalance", "night on workers", "critical path CPU s",
                     "wall s"]  # fmt: skip
             print(common.format_table(head, prow))
+            crit: dict[tuple[int, str], float] = {}
+            for r in result["phases"]:
+                k = (r["workers"], r["code"])
+                crit[k] = min(crit.get(k, float("inf")), r["critical_cpu_s"])
+            for code_label in dict.fromkeys(c for _w, c in crit):
+                ws = sorted(w for w, c in crit if c == code_label)
+                if len(ws) >= 2:
+                    one, many = crit[(ws[0], code_label)], crit[(ws[-1], code_label)]
+                    print(f"projected {ws[-1]} / {ws[0]} workers ({code_label}), from the critical path's CPU "
+                          f"(best of {args.repeat}): {one:.2f} / {many:.2f} = {one / many:.3f}")  # fmt: skip
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

@@ -38,3 +38,27 @@ def test_a_damaged_store_file_is_repaired_by_the_next_run(tmp_path: Path, table:
     assert any("not a readable Parquet file" in m for m in runs(store).row(-1, named=True)["errors"])
     assert_same_store(clean, store)
     S.scan(str(store), "findings").collect()  # the report's query reads the repaired store
+
+
+def test_a_damaged_part_of_a_file_not_listed_is_removed_while_the_workers_run(tmp_path: Path) -> None:
+    """Issue 16: no footer is read before the first file; the parts of files this run does not list
+    are checked by a thread of the batch process, and the damaged one is removed before the night
+    pass reads the store; the next run that lists its file audits it again."""
+    src = tmp_path / "in"
+    make_inputs(src)
+    clean, store = tmp_path / "clean", tmp_path / "store"
+    assert batch([src], clean)[0] in (0, 1)
+    assert batch([src], store)[0] in (0, 1)
+    victim = sorted((store / "hands").rglob("*.parquet"))[0]
+    listed = [d for d in sorted(src.iterdir()) if not any(victim.name.startswith(S.file_key(str(f)))
+                                                          for f in d.rglob("*.txt"))]  # fmt: skip
+    assert listed and len(listed) < len(list(src.iterdir()))
+    victim.write_bytes(b"")
+
+    code, _out, err = batch(listed, store)
+    assert code in (0, 1), err
+    assert not victim.exists() and "unreadable store file" in err
+    assert any("not a readable Parquet file" in m for m in runs(store).row(-1, named=True)["errors"])
+    assert runs(store).row(-1, named=True)["files_skipped"] == sum(len(list(d.rglob("*.txt"))) for d in listed)
+    assert batch([src], store)[0] in (0, 1)
+    assert_same_store(clean, store)

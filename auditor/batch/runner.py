@@ -33,6 +33,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -69,6 +70,7 @@ class Timings:
     first_result: float | None = None  # monotonic s
     last_result: float | None = None
     worker_cpu: dict[int, float] = field(default_factory=dict)
+    results: list[tuple[int, float, float]] = field(default_factory=list)  # (worker pid, its CPU s, monotonic s)
 
     def mark(self, name: str) -> None:
         self.marks[name] = (time.process_time(), time.monotonic())
@@ -80,6 +82,7 @@ class Timings:
         self.last_result = now
         if r.pid:
             self.worker_cpu[r.pid] = max(self.worker_cpu.get(r.pid, 0.0), r.cpu)
+            self.results.append((r.pid, r.cpu, now))
 
 
 class UsageError(ValueError):
@@ -312,18 +315,25 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
 
     bad_manifests = S.verify_manifest(store)
     known = S.entries(S.load_manifest(store, S.ENTRY_COLUMNS))
-    cleanup = S.collect_garbage(store, known)
+    special: list[str] = []
+    files = list_files(opts.sources, special)
+    tally.files_seen = len(files)
+    # no part's footer is read before the first file (issue 16: that grew with the store's history):
+    # a listed file's worker reads its committed parts' footers before it skips the file, and a
+    # thread of this process those of every other file while the workers run (joined before the
+    # night pass, which reads the store)
+    cleanup = S.collect_garbage(store, known, footers=False)
     tally.garbage_removed = cleanup.removed_parts
-    for path in bad_manifests + cleanup.corrupt:
-        tally.messages.append(f"{display_path(path)}: not a readable Parquet file: removed, its file is audited again")
     for key in cleanup.incomplete:
         e = known[key]
         known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
                              e.hand_parts, e.finding_parts, e.seat_parts)  # fmt: skip
-
-    special: list[str] = []
-    files = list_files(opts.sources, special)
-    tally.files_seen = len(files)
+    listed = {S.file_key(p) for p, _size in files}
+    others = [e for k, e in known.items() if k not in listed and e.status == "ok"]
+    corrupt: list[str] = []
+    footers = threading.Thread(target=lambda: [corrupt.extend(S.remove_unreadable(store, e)) for e in others],
+                               name="hhaudit-footers", daemon=True)  # fmt: skip
+    footers.start()
     for path in special[:MAX_ERRORS_LOGGED]:
         tally.messages.append(f"{display_path(path)}: not a regular file (a FIFO, device or socket): skipped")
     pause = float(os.environ.get(PAUSE_ENV) or 0)
@@ -350,13 +360,12 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     progress = Progress(mode, len(files), sum(s for _p, s in files), err, opts.log_interval)
     where = f"{opts.engine}" + (f" at {opts.scheduler}" if opts.scheduler else "") + f", {opts.workers} worker(s)"
     cleaned = f"; removed {cleanup.removed_parts} uncommitted part(s) left by an interrupted run"
-    repaired = len(bad_manifests) + len(cleanup.corrupt)
-    if repaired:
-        cleaned += f"; removed {repaired} unreadable store file(s), their source files are audited again"
+    if bad_manifests:
+        cleaned += f"; removed {len(bad_manifests)} unreadable store file(s), their source files are audited again"
     progress.begin(
         f"hhaudit batch: night {night}, run {run_id}: {len(files):,} file(s), "
         f"{sum(s for _p, s in files) / 1e6:,.1f} MB, store {store}, engine {where}"
-        + (cleaned if cleanup.removed_parts or repaired else "")
+        + (cleaned if cleanup.removed_parts or bad_manifests else "")
     )
     status = "complete"
     done: list[str] = []  # manifest files written in this run and not yet compacted
@@ -374,6 +383,7 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         for res in results:
             tm.result(res)
             tally.add(res)
+            corrupt += res.corrupt
             progress.update(res)
             if res.status != "skipped":
                 done.append(S.manifest_path(store, night, res.key))
@@ -390,6 +400,13 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         progress.message(f"hhaudit: the {opts.engine} engine failed: {type(e).__name__}: {e}")
     finally:
         results.close()  # stops the pool or the Dask client now, not when garbage collected
+        footers.join()
+        for path in bad_manifests + corrupt:
+            tally.messages.append(f"{display_path(path)}: not a readable Parquet file: removed, its file is "
+                                  "audited again")  # fmt: skip
+        if corrupt:
+            progress.message(f"hhaudit batch: removed {len(corrupt)} unreadable store file(s), their source "
+                             "files are audited again")  # fmt: skip
         progress.close()
     tm.mark("results")
     try:

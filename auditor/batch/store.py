@@ -507,13 +507,26 @@ def _walk(store: str, table: str) -> Iterator[os.DirEntry[str]]:
             yield d
 
 
-def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
+def remove_unreadable(store: str, entry: Entry) -> list[str]:
+    """Remove the committed parts of ``entry`` that exist but are not whole Parquet files (a
+    zero-byte or cut part: a full disk, a crash of the disk itself); returns their paths.  Reads
+    each part's footer: :func:`collect_garbage` leaves this to later (issue 16: it grows with the
+    store's history), to the worker of a listed file and to a thread for the others."""
+    broken = [p for p in entry.part_paths(store) if os.path.exists(p) and not readable(p)]
+    for p in broken:
+        remove_quietly(p)
+    return broken
+
+
+def collect_garbage(store: str, known: dict[str, Entry], footers: bool = True) -> Cleanup:
     """Remove what a killed run left behind; call it holding the store lock, before any work.
 
     Deletes every ``hands``/``findings`` part that is not committed by its key's newest manifest
     row in ``known`` and every temporary file.  A manifest row whose parts are missing (deleted by
-    hand, or by a race with a killed run's orphaned worker) or unreadable (removed, and named in
-    ``corrupt``) is reported in ``incomplete`` so that its file is audited again.
+    hand, or by a race with a killed run's orphaned worker) or, with ``footers``, unreadable
+    (removed, and named in ``corrupt``: :func:`remove_unreadable`) is reported in ``incomplete`` so
+    that its file is audited again.  ``footers=False`` reads no part (only the directory entries):
+    the caller runs :func:`remove_unreadable` on the committed parts itself.
     """
     out = Cleanup()
     live: set[str] = set()
@@ -522,10 +535,8 @@ def collect_garbage(store: str, known: dict[str, Entry]) -> Cleanup:
         live.update(paths)
         if e.status != "ok":
             continue
-        broken = [p for p in paths if os.path.exists(p) and not readable(p)]
-        for p in broken:  # a zero-byte or cut part (a full disk, a crash of the disk itself)
-            out.corrupt.append(p)
-            remove_quietly(p)
+        broken = remove_unreadable(store, e) if footers else []
+        out.corrupt += broken
         if broken or not all(os.path.exists(p) for p in paths):
             out.incomplete.append(e.file_key)
     if os.path.isdir(store):  # a killed cross-hand pass's partition files (auditor/batch/nightpass.py)

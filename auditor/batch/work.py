@@ -11,7 +11,8 @@ tasks and results.
 Steps, in a crash-safe order (see :mod:`auditor.batch.store`):
 
 1. hash the file (SHA-256); if its newest manifest row has the same hash, hhaudit version and
-   profile and says ``ok``, return ``skipped`` - nothing is parsed;
+   profile and says ``ok``, and its committed parts are whole Parquet files, return ``skipped`` -
+   nothing is parsed (an unreadable part is removed and the file audited again);
 2. stream it (``read_stream`` -> :class:`auditor.audit.AuditRun`, the step ``hhaudit audit`` uses,
    with the duplicate-id check per file), writing ``hands`` and ``findings`` parts as they fill;
 3. write the manifest row (the file's "done" mark);
@@ -81,6 +82,7 @@ class FileResult:
     worst: int = 0  # int(Severity) of the worst finding, 0 when there is none
     error: str | None = None
     seconds: float = 0.0
+    corrupt: list[str] = field(default_factory=list)  # unreadable parts of its previous audit, removed
     pid: int = 0  # the process that audited the file, and its CPU seconds so far (start-up included):
     cpu: float = 0.0  # each worker's own CPU, for the run's timings (benchmarks/bench_batch.py --phases)
 
@@ -338,8 +340,14 @@ def _audit(task: FileTask, res: FileResult) -> None:
         return
     mtime = datetime.fromtimestamp(st.st_mtime, UTC)
     if _unchanged(task, sha):
-        res.status = "skipped"
-        return
+        assert task.old is not None
+        # its committed parts' footers (issue 16: read here, in parallel, not by the batch process
+        # before the first file): a part that is not a whole Parquet file is removed and the file
+        # audited again
+        res.corrupt = S.remove_unreadable(task.store, task.old)
+        if not res.corrupt:
+            res.status = "skipped"
+            return
     aid = S.audit_id(sha, task.version, S.profile_label(task.profile), task.batch_size)
     parts = _Parts(task, aid)
     by_code: Counter[str] = Counter()
@@ -388,7 +396,7 @@ def _audit(task: FileTask, res: FileResult) -> None:
         _fail(task, res, msg, sha256=sha, mtime=mtime)
         return
     res.status = "audited"
-    res.replaced = task.old is not None and task.old.status == "ok"
+    res.replaced = task.old is not None and task.old.status == "ok" and not res.corrupt
     res.size = size
     res.by_code = dict(by_code)
     res.worst = worst
