@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from auditor import continuity as C
     from auditor.batch import crosshand as X
+    from auditor.batch.dask_engine import executor as dask_executor
 
     hands = args.tables * args.hands_per_table
     df = synthesise(args.tables, args.hands_per_table)
@@ -182,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 distributed.Client(cluster) as client,
             ):  # fmt: skip
                 t0 = time.perf_counter()
-                remote = X.check_partitioned(flat_hands, args.partitions, X.dask_runner(client), seats=flat_seats)
+                remote = X.check_partitioned(flat_hands, args.partitions, dask_executor(client), seats=flat_seats)
                 dsec = time.perf_counter() - t0
             same = _canon(remote).equals(_canon(whole))
             out.update(dask_workers=args.dask_workers, dask_seconds=dsec, dask_same_result=same)

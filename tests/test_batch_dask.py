@@ -17,7 +17,7 @@ import pytest
 from auditor.batch import crosshand as X
 from auditor.batch import dask_engine as D
 from auditor.batch import store as S
-from auditor.batch.engines import engine
+from auditor.batch.engines import InProcess, engine
 from auditor.batch.runner import Options, run_batch
 from tests.test_batch import NIGHT1, assert_same_store, make_inputs, write_file
 
@@ -76,10 +76,18 @@ class _Killed(Executor):
 
 
 def test_a_cluster_that_cannot_run_the_pass_leaves_it_to_the_batch_process() -> None:
-    assert X._Job(_Lost(), abs, -3).result() == 3
-    assert X._Job(_Killed(), abs, -4).result() == 4
+    err = io.StringIO()
+    assert X._Job(_Lost(), abs, -3, err=err).result() == 3
+    assert X._Job(_Killed(), abs, -4, err=err).result() == 4
+    lines = err.getvalue().splitlines()  # each rerun is said, with what failed
+    assert len(lines) == 2 and all("job abs did not run on the workers" in x and "batch process" in x for x in lines)
+    assert "the scheduler is gone" in lines[0] and "KilledWorker" in lines[1]
     with pytest.raises(ZeroDivisionError):  # a fault of the job itself is raised here again
-        X._Job(_Killed(), divmod, 1, 0).result()
+        X._Job(_Killed(), divmod, 1, 0, err=io.StringIO()).result()
+    quiet = io.StringIO()
+    with pytest.raises(ZeroDivisionError):  # in process, a fault is the job's own: raised, not run again
+        X._Job(InProcess(), divmod, 1, 0, err=quiet).result()
+    assert quiet.getvalue() == ""
     assert D.DaskEngine("local", 1).executor() is None  # no file handed out: no client, in process
 
 

@@ -195,9 +195,10 @@ def test_the_night_pass_on_a_pool_writes_the_same_rows(
         InProcess() if executor == "in-process" else _Broken() if executor == "broken pool"
         else ProcessPoolExecutor(2, multiprocessing.get_context("spawn"))
     )  # fmt: skip
+    err = io.StringIO()
     try:
         for night in NIGHTS:
-            X.run_night(str(copy), night, pool, 3)
+            X.run_night(str(copy), night, pool, 3, err=err)
             for table in ("crosshand", NP.TAILS):
                 d = S.night_dir(str(store), table, night)
                 for name in os.listdir(d):
@@ -210,6 +211,9 @@ def test_the_night_pass_on_a_pool_writes_the_same_rows(
     finally:
         pool.shutdown()
     assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]
+    said = err.getvalue().splitlines()  # every job the pool could not run is named, then run here
+    assert all("did not run on the workers (BrokenProcessPool: a worker died)" in x for x in said)
+    assert bool(said) == (executor == "broken pool")
 
 
 @pytest.mark.parametrize("night", NIGHTS)

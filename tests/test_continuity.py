@@ -24,6 +24,7 @@ import pytest
 from auditor import continuity as C
 from auditor.audit import AuditRun
 from auditor.batch import crosshand as X
+from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch import store as S
 from auditor.batch.runner import Options, run_batch
 from auditor.crosshand_audit import Bounded
@@ -265,7 +266,7 @@ def test_dask_with_two_workers_gives_the_in_process_result(tmp_path: Path) -> No
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl,
         distributed.Client(cl) as client,
     ):
-        remote = X.check_partitioned(df, 4, X.dask_runner(client))
+        remote = X.check_partitioned(df, 4, dask_executor(client))
     assert remote.equals(local)
 
 

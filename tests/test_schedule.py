@@ -24,6 +24,7 @@ import pytest
 from auditor import continuity as C
 from auditor import schedule
 from auditor.batch import crosshand as X
+from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch import store as S
 from auditor.batch.runner import Options, run_batch
 from auditor.pipeline import audit
@@ -163,6 +164,6 @@ def test_dask_with_two_workers_finds_it_too() -> None:
     distributed = pytest.importorskip("distributed")
     df = C.frame(rows_of(FIX / "bad.txt"))
     with distributed.Client(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as client:
-        got = X.check_partitioned(df, 4, X.dask_runner(client))
+        got = X.check_partitioned(df, 4, dask_executor(client))
     assert got["code"].to_list() == ["T007"]
     assert pl.Series(got["hand_id"]).to_list() == ["260000002008"]

@@ -203,6 +203,7 @@ def test_dask_with_two_workers_gives_the_in_process_result_on_clocks_and_flights
     """Flights, a zone-less tournament in one file (judged) and one in two files (a clock gap): the
     same rows from two Dask workers as in process."""
     from auditor.batch import crosshand as X
+    from auditor.batch.dask_engine import executor as dask_executor
 
     distributed = pytest.importorskip("distributed")
     rows = rows_of(FIX / "flights_bad.txt")
@@ -218,5 +219,5 @@ def test_dask_with_two_workers_gives_the_in_process_result_on_clocks_and_flights
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl,
         distributed.Client(cl) as client,
     ):
-        remote = X.check_partitioned(df, 4, X.dask_runner(client))
+        remote = X.check_partitioned(df, 4, dask_executor(client))
     assert remote.equals(here)

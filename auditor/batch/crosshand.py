@@ -15,7 +15,8 @@ stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
 * :func:`run_night` writes both into ``crosshand/night=N/crosshand.parquet`` (rows of the store's
   ``findings`` schema), replacing that night's previous result;
 * :func:`check_partitioned` runs the continuity query on partitions of the hands by table, in
-  process or as Dask tasks (a chain never crosses tables, so the result is the same).
+  process or on an executor (a process pool, a Dask cluster: the night pass's path; a chain never
+  crosses tables, so the result is the same).
 
 What would grow with the night or with the store's history is in :mod:`auditor.batch.nightpass`
 (issue 16): the earlier nights' last hands come from small per-night *table tails* files, a night of
@@ -29,12 +30,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from datetime import date
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TextIO, TypeVar
 
 import polars as pl
 
@@ -201,7 +203,7 @@ def _merge(results: list[pl.DataFrame]) -> pl.DataFrame:
 def check_partitioned(
     hands: pl.DataFrame,
     parts: int,
-    run: Callable[[list[Part]], list[pl.DataFrame]] | None = None,
+    pool: Executor | None = None,
     seats: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """:func:`auditor.continuity.check` on ``parts`` partitions of ``hands`` by table (the tables of
@@ -212,30 +214,22 @@ def check_partitioned(
     partition is shipped flat, a hands frame and its seats frame (issue 16: nested lists of structs
     cost more to serialise and to read than the same seats as plain columns).
 
-    ``run`` maps the partitions to result frames (default: one after the other, in process;
-    :func:`dask_runner` runs them as Dask tasks).  The result equals ``check`` on the whole frame.
+    ``pool``: where the partitions are checked, one job each, as :func:`run_night` runs the night's
+    partitions (:class:`_Job`): a local process pool, or a Dask cluster through
+    :func:`auditor.batch.dask_engine.executor` (what ``DaskEngine.executor`` hands the night
+    pass); default: one after the other, in this process.  The result equals ``check`` on the whole
+    frame.
     """
+    from auditor.batch.engines import InProcess
+
     if seats is None:
         hands, seats = flatten(hands.select(list(C.INPUT)))
     else:
         hands = hands.select(list(C.FLAT))
         seats = seats.select(list(C.SEAT_FIELDS))
-    frames = split_flat(hands, seats, parts)
-    results = (run or (lambda fs: [_check_frame(f) for f in fs]))(frames)
-    return _merge(results)
-
-
-def dask_runner(client: Any) -> Callable[[list[Part]], list[pl.DataFrame]]:
-    """A ``run`` for :func:`check_partitioned` that checks each partition as a task on ``client``
-    (a ``dask.distributed.Client``): the partitions are scattered to the workers first (one
-    transfer each, not part of the task graph)."""
-
-    def run(frames: list[Part]) -> list[pl.DataFrame]:
-        data = client.scatter(frames)
-        futures = client.map(_check_frame, data, pure=False)
-        return list(client.gather(futures))
-
-    return run
+    ex: Executor = pool if pool is not None else InProcess()
+    jobs = [_Job(ex, _check_frame, f) for f in split_flat(hands, seats, parts)]
+    return _merge([j.result() for j in jobs])
 
 
 def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
@@ -342,22 +336,33 @@ PARALLEL_HANDS = 2_000
 
 class _Job(Generic[R]):
     """``fn(*args)`` submitted to the night pass's executor; run again in this process if the pool
-    broke down (a worker killed) or the Dask cluster could not run it: the night pass never fails
-    because of the pool (a fault of ``fn`` itself is raised again here)."""
+    broke down (a worker killed) or the Dask cluster could not run it, saying so on ``err`` (standard
+    error by default): the night pass never fails because of the pool (a fault of ``fn`` itself is
+    raised again here).  On :class:`~auditor.batch.engines.InProcess` a fault is raised at once."""
 
-    def __init__(self, ex: Executor, fn: Callable[..., R], *args: Any) -> None:
-        self.fn, self.args = fn, args
+    def __init__(self, ex: Executor, fn: Callable[..., R], *args: Any, err: TextIO | None = None) -> None:
+        from auditor.batch.engines import InProcess
+
+        self.fn, self.args, self.err = fn, args, err
+        self.here = isinstance(ex, InProcess)
+        self.why = ""
         try:
             self.future: Future[R] | None = ex.submit(fn, *args)
-        except Exception:  # BrokenExecutor, a lost Dask cluster
+        except Exception as e:  # BrokenExecutor, a lost Dask cluster
             self.future = None
+            self.why = f"it could not be submitted: {type(e).__name__}: {e}"
 
     def result(self) -> R:
         if self.future is not None:
+            if self.here:
+                return self.future.result()
             try:
                 return self.future.result()
-            except Exception:  # BrokenExecutor, KilledWorker, ...: this process runs it
-                pass
+            except Exception as e:  # BrokenExecutor, KilledWorker, ...: this process runs it
+                self.why = f"{type(e).__name__}: {e}"
+        name = getattr(self.fn, "__name__", repr(self.fn))
+        print(f"hhaudit: the cross-hand pass's job {name} did not run on the workers ({self.why}): "
+              "running it in the batch process", file=self.err if self.err is not None else sys.stderr)  # fmt: skip
         return self.fn(*self.args)
 
 
@@ -368,7 +373,12 @@ def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame] | 
 
 
 def run_night(
-    store: str, night: str, pool: Executor | None = None, workers: int = 1, stage: str | None = None
+    store: str,
+    night: str,
+    pool: Executor | None = None,
+    workers: int = 1,
+    stage: str | None = None,
+    err: TextIO | None = None,
 ) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
     The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
@@ -381,7 +391,8 @@ def run_night(
     workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least
     ``workers`` partitions.  ``stage``: where the workers staged the hands parts they wrote
     (:func:`auditor.batch.nightpass.stage_part`).  The rows are the same with or without a pool or
-    a stage (:func:`check_night`)."""
+    a stage (:func:`check_night`).  ``err``: where a job the pool could not run is named before this
+    process runs it (:class:`_Job`)."""
     from auditor.batch.engines import InProcess
     from auditor.batch.nightpass import (
         night_duplicates,
@@ -405,12 +416,12 @@ def run_night(
         jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame] | None]]
         if direct is not None:  # each job reads the staged parts and keeps its partition's hands
             files, parts = direct
-            jobs = [_Job(ex, staged_partition_job, files, parts, i, night) for i in range(parts)]
+            jobs = [_Job(ex, staged_partition_job, files, parts, i, night, err=err) for i in range(parts)]
         elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
-            jobs = [_Job(ex, partition_job, hd, sd, night)
+            jobs = [_Job(ex, partition_job, hd, sd, night, err=err)
                     for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
         else:
-            jobs = [_Job(ex, _whole_night, store, night)]
+            jobs = [_Job(ex, _whole_night, store, night, err=err)]
         dups = night_duplicates(store, night)  # meanwhile, in this process
         done = [r for r in (j.result() for j in jobs) if r is not None]
     finally:
@@ -422,7 +433,7 @@ def run_night(
     def frames() -> Iterator[pl.DataFrame]:
         window: deque[_Job[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
         for i in range(0, cont.height, step):
-            window.append(_Job(ex, findings_frame, cont.slice(i, step)))
+            window.append(_Job(ex, findings_frame, cont.slice(i, step), err=err))
             if len(window) >= workers:
                 yield window.popleft().result()
         while window:

@@ -88,6 +88,14 @@ def connect(scheduler: str, workers: int) -> tuple[Any, Any]:
     return client, cluster
 
 
+def executor(client: Any) -> Any:
+    """A ``dask.distributed`` client as the :class:`concurrent.futures.Executor` the cross-hand
+    pass submits its jobs to (``Client.get_executor``, impure: each job runs): the one way a night's
+    or a frame's partitions run on a cluster (:func:`auditor.batch.crosshand.run_night`,
+    :func:`auditor.batch.crosshand.check_partitioned`)."""
+    return client.get_executor(pure=False)
+
+
 class DaskEngine:
     """The ``--engine dask`` runner: a client kept from the first file to the end of the run."""
 
@@ -137,10 +145,10 @@ class DaskEngine:
             fill()
 
     def executor(self) -> Any:
-        """The cluster as a :class:`concurrent.futures.Executor` (``Client.get_executor``) for the
+        """The cluster as a :class:`concurrent.futures.Executor` (:func:`executor`) for the
         night's cross-hand pass (:func:`auditor.batch.crosshand.run_night`: its partitions run as
         tasks on the same workers); None when no file was handed out (no client)."""
-        return self.client.get_executor(pure=False) if self.client is not None else None
+        return executor(self.client) if self.client is not None else None
 
     def close(self) -> None:
         """Close the client, and the cluster when it was started for the run."""

@@ -419,7 +419,7 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
 
             executor = getattr(runner, "executor", None)  # a local pool: the night pass runs on its workers too
             pool = executor() if executor is not None else None
-            tally.crosshand = run_night(store, night, pool, opts.workers, stage)
+            tally.crosshand = run_night(store, night, pool, opts.workers, stage, err)
             tally.worst = max(tally.worst, worst(tally.crosshand))
     finally:
         if stage is not None:
