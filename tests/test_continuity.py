@@ -24,8 +24,8 @@ import pytest
 from auditor import continuity as C
 from auditor.audit import AuditRun
 from auditor.batch import crosshand as X
-from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch import store as S
+from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch.runner import Options, run_batch
 from auditor.crosshand_audit import Bounded
 from auditor.pipeline import Summary, audit, iter_chunks

@@ -24,8 +24,8 @@ import pytest
 from auditor import continuity as C
 from auditor import schedule
 from auditor.batch import crosshand as X
-from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch import store as S
+from auditor.batch.dask_engine import executor as dask_executor
 from auditor.batch.runner import Options, run_batch
 from auditor.pipeline import audit
 from tests.conftest import CORPUS, ROOT
