@@ -39,7 +39,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +144,32 @@ print(json.dumps({"exit": code, "maxrss_kib": ru.ru_maxrss, "cpu_s": ru.ru_utime
 """
 
 
+def wrapped(cmd: Sequence[str], sample: Callable[[int], None]) -> tuple[dict[str, Any], float]:
+    """Run ``cmd`` in a fresh wrapper process and call ``sample(pid)`` (the command's pid) from a
+    thread every 0.2 s while it runs; returns the wrapper's report (``exit``, ``maxrss_kib``: the
+    largest peak of any process of the run, ``cpu_s``: the CPU of every process of the run that was
+    waited for) and the wall seconds.  ``bench_dask_batch.py`` runs its commands through it too."""
+    t0 = time.perf_counter()
+    w = subprocess.Popen([sys.executable, "-c", _WRAPPER, *cmd], stdout=subprocess.PIPE, text=True)
+    assert w.stdout is not None
+    child = int(w.stdout.readline())
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            sample(child)
+            stop.wait(0.2)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    doc: dict[str, Any] = json.loads(w.stdout.readline())
+    w.wait()
+    seconds = time.perf_counter() - t0
+    stop.set()
+    t.join()
+    return doc, seconds
+
+
 def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -> dict[str, Any]:
     """One ``hhaudit batch`` run in a fresh wrapper process: wall time, exit status, peak RSS."""
     cmd = [
@@ -161,27 +187,14 @@ def run_batch(src: Path, store: Path, workers: int, extra: Sequence[str] = ()) -
         "none",
         *extra,
     ]
-    t0 = time.perf_counter()
-    w = subprocess.Popen([sys.executable, "-c", _WRAPPER, *cmd], stdout=subprocess.PIPE, text=True)
-    assert w.stdout is not None
-    child = int(w.stdout.readline())
     peak_sum = 0
     peaks: dict[int, tuple[str, int]] = {}
-    stop = threading.Event()
 
-    def sample() -> None:
+    def sample(child: int) -> None:
         nonlocal peak_sum
-        while not stop.is_set():
-            peak_sum = max(peak_sum, _tree_rss(child, peaks))
-            stop.wait(0.2)
+        peak_sum = max(peak_sum, _tree_rss(child, peaks))
 
-    t = threading.Thread(target=sample, daemon=True)
-    t.start()
-    doc = json.loads(w.stdout.readline())
-    w.wait()
-    seconds = time.perf_counter() - t0
-    stop.set()
-    t.join()
+    doc, seconds = wrapped(cmd, sample)
     return {
         "seconds": seconds,
         "exit": doc["exit"],

@@ -32,27 +32,16 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import common
-from bench_batch import du, generate, hand_texts, last_run
+from bench_batch import du, generate, hand_texts, last_run, wrapped
 from sample_tree import role, tree
-
-_WRAPPER = """
-import json, os, resource, subprocess, sys
-p = subprocess.Popen(sys.argv[1:])
-print(p.pid, flush=True)
-code = p.wait()
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"exit": code, "maxrss_kib": ru.ru_maxrss, "cpu_s": ru.ru_utime + ru.ru_stime}), flush=True)
-"""
 
 #: The batch command with Dask's own configuration on the local cluster (the engine before issue
 #: 16's tuning): ``LOCAL_CONFIG`` emptied before the run starts.
@@ -69,35 +58,22 @@ def run(src: Path, store: Path, workers: int, kind: str, nice: int) -> dict[str,
         args += ["--engine", "dask", "--scheduler", "local"]
     head = [sys.executable, "-c", _DEFAULTS] if kind == "dask-defaults" else [sys.executable, "-m", "auditor.batch"]
     cmd = ["nice", "-n", str(nice), *head, *args] if nice else [*head, *args]
-    t0 = time.perf_counter()
-    w = subprocess.Popen([sys.executable, "-c", _WRAPPER, *cmd], stdout=subprocess.PIPE, text=True)
-    assert w.stdout is not None
-    child = int(w.stdout.readline())
     seen: dict[int, list[Any]] = {}  # pid -> [role, CPU s, peak RSS bytes]
     peak_sum = 0
-    stop = threading.Event()
 
-    def sample() -> None:
+    def sample(child: int) -> None:
         nonlocal peak_sum
-        while not stop.is_set():
-            procs = tree(child)
-            peak_sum = max(peak_sum, sum(p[3] for p in procs.values()))
-            for pid, (_pp, own, _ch, rss) in procs.items():
-                if pid not in seen:
-                    seen[pid] = [role(pid, child), 0.0, 0]
-                elif seen[pid][0] == "batch":  # a new process shows its parent's command line until exec
-                    seen[pid][0] = role(pid, child)
-                seen[pid][1] = own
-                seen[pid][2] = max(seen[pid][2], rss)
-            stop.wait(0.2)
+        procs = tree(child)
+        peak_sum = max(peak_sum, sum(p[3] for p in procs.values()))
+        for pid, (_pp, own, _ch, rss) in procs.items():
+            if pid not in seen:
+                seen[pid] = [role(pid, child), 0.0, 0]
+            elif seen[pid][0] == "batch":  # a new process shows its parent's command line until exec
+                seen[pid][0] = role(pid, child)
+            seen[pid][1] = own
+            seen[pid][2] = max(seen[pid][2], rss)
 
-    t = threading.Thread(target=sample, daemon=True)
-    t.start()
-    doc = json.loads(w.stdout.readline())
-    w.wait()
-    seconds = time.perf_counter() - t0
-    stop.set()
-    t.join()
+    doc, seconds = wrapped(cmd, sample)
     log = last_run(store)
     cpu_by: dict[str, float] = {}
     for r, cpu, _rss in seen.values():
