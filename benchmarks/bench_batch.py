@@ -261,28 +261,46 @@ def projected(r: dict[str, Any]) -> dict[str, float]:
     clock is not read): each worker starts (its CPU at its first result less one file's CPU) while the
     batch process prepares, does its files, and the last worker to finish ends the file phase; then the
     batch process's manifest and night-pass CPU, and the workers' share of the night pass (the CPU the
-    pool's processes spent after their last file), split evenly between them.  With one worker (in
-    process) it is the batch process's CPU."""
-    if r["workers"] <= 1 or not r["worker_cpu_s"]:
-        return {"critical_cpu_s": r["parent_cpu_s"]}
+    pool's processes spent after their last file, their exit included), split evenly between them.
+    With one worker (in process) it is the batch process's CPU.  ``files_cpu_s``: the CPU of the
+    files alone (every worker's, start-up excluded), to read the critical path with the files at the
+    one-worker rate (:func:`uncontended`)."""
     by: dict[int, list[float]] = {}
     for pid, cpu, _t in r.get("results") or []:
         by.setdefault(pid, []).append(cpu)
-    if not by:  # a checkout whose Timings keeps each worker's last CPU only: its start-up is not known
+    if r["workers"] > 1 and not by and r["worker_cpu_s"]:  # a Timings without each result: start-up unknown
         by = {i: [c] for i, c in enumerate(r["worker_cpu_s"])}
     steps = sorted(b - a for cs in by.values() for a, b in zip(sorted(cs), sorted(cs)[1:], strict=False))
     per_file = steps[len(steps) // 2] if steps else 0.0
+    files = sum(max(cs) - min(cs) + per_file for cs in by.values())
+    if r["workers"] <= 1 or not by:
+        return {"critical_cpu_s": r["parent_cpu_s"], "files_cpu_s": files, "per_file_cpu_s": per_file}
+    start = max(max(r["parent_before_first_task_cpu_s"], min(cs) - per_file) for cs in by.values())
     files_end = max(max(r["parent_before_first_task_cpu_s"], min(cs) - per_file) + max(cs) - min(cs) + per_file
                     for cs in by.values())  # fmt: skip
     night_workers = max(0.0, r["children_cpu_s"] - sum(max(cs) for cs in by.values()))
     last = sorted(max(cs) for cs in by.values())
     return {
         "critical_cpu_s": files_end + r["parent_manifest_cpu_s"] + r["night_cpu_s"] + night_workers / len(by),
+        "start_cpu_s": start,
+        "files_cpu_s": files,
         "worker_startup_cpu_s": sum(min(cs) - per_file for cs in by.values()) / len(by),
         "per_file_cpu_s": per_file,
         "imbalance_cpu_s": last[-1] - last[0],
         "night_workers_cpu_s": night_workers,
+        "serial_cpu_s": files_end
+        - files / len(by)
+        + r["parent_manifest_cpu_s"]
+        + r["night_cpu_s"]
+        + night_workers / len(by),
     }
+
+
+def uncontended(one: dict[str, Any], many: dict[str, Any]) -> float:
+    """The 2-worker critical path with the files at the one-worker run's CPU (``one``): what is left
+    once the machine's own loss (two processes running slower than one, the control loop's part) is
+    taken out - the serial and idle part of the run plus the files' CPU split evenly."""
+    return float(many["serial_cpu_s"] + one["files_cpu_s"] / many["workers"])
 
 
 def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> dict[str, Any]:
@@ -478,16 +496,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "worker start-up", "imbalance", "night on workers", "critical path CPU s",
                     "wall s"]  # fmt: skip
             print(common.format_table(head, prow))
-            crit: dict[tuple[int, str], float] = {}
+            best_r: dict[tuple[int, str], dict[str, Any]] = {}
             for r in result["phases"]:
                 k = (r["workers"], r["code"])
-                crit[k] = min(crit.get(k, float("inf")), r["critical_cpu_s"])
-            for code_label in dict.fromkeys(c for _w, c in crit):
-                ws = sorted(w for w, c in crit if c == code_label)
+                if k not in best_r or r["critical_cpu_s"] < best_r[k]["critical_cpu_s"]:
+                    best_r[k] = r
+            for code_label in dict.fromkeys(c for _w, c in best_r):
+                ws = sorted(w for w, c in best_r if c == code_label)
                 if len(ws) >= 2:
-                    one, many = crit[(ws[0], code_label)], crit[(ws[-1], code_label)]
-                    print(f"projected {ws[-1]} / {ws[0]} workers ({code_label}), from the critical path's CPU "
-                          f"(best of {args.repeat}): {one:.2f} / {many:.2f} = {one / many:.3f}")  # fmt: skip
+                    r1, rn = best_r[(ws[0], code_label)], best_r[(ws[-1], code_label)]
+                    one, many = r1["critical_cpu_s"], rn["critical_cpu_s"]
+                    line = (f"projected {ws[-1]} / {ws[0]} workers ({code_label}), best of {args.repeat}: critical "
+                            f"path {one:.2f} / {many:.2f} CPU s = {one / many:.3f}")  # fmt: skip
+                    if "serial_cpu_s" in rn:
+                        u = uncontended(r1, rn)
+                        line += (f"; serial and idle part {rn['serial_cpu_s']:.2f} CPU s, with the files at the "
+                                 f"one-worker rate ({r1['files_cpu_s']:.2f} CPU s) {one:.2f} / {u:.2f} = "
+                                 f"{one / u:.3f}")  # fmt: skip
+                    print(line)
+                    result.setdefault("projected", []).append({"code": code_label, "ratio": one / many,
+                        "uncontended_ratio": one / uncontended(r1, rn) if "serial_cpu_s" in rn else None})  # fmt: skip
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):
