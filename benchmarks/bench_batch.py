@@ -25,6 +25,7 @@ run, alternating with this one.
     .venv/bin/python benchmarks/bench_batch.py --rss 100000,1000000     # + RSS at 1M (several minutes)
     .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 1000000 --json out/bench_batch_1m.json
     .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 0 --phases 30000 --previous /tmp/base
+    .venv/bin/python benchmarks/bench_batch.py --speed 0 --rss 0 --phases 2000 --seed-store /tmp/corpus-store
 """
 
 from __future__ import annotations
@@ -303,11 +304,14 @@ def uncontended(one: dict[str, Any], many: dict[str, Any]) -> float:
     return float(many["serial_cpu_s"] + one["files_cpu_s"] / many["workers"])
 
 
-def phases(src: Path, store: Path, workers: int, code: Path | None = None) -> dict[str, Any]:
+def phases(src: Path, store: Path, workers: int, code: Path | None = None, seed: Path | None = None) -> dict[str, Any]:
     """One run of ``run_batch`` (as ``hhaudit batch`` runs it) in a fresh process, with its phases
     timed (:class:`auditor.batch.runner.Timings`): the batch process's CPU seconds in each phase, the
     night pass's CPU and wall seconds, each worker's CPU seconds, when the first and last results came.
-    ``code``: another checkout's ``auditor`` (one that has ``Timings``) instead of this one."""
+    ``code``: another checkout's ``auditor`` (one that has ``Timings``) instead of this one; ``seed``: a
+    store the run starts from (copied), e.g. one with a history of earlier nights, instead of none."""
+    if seed is not None:
+        shutil.copytree(seed, store)
     env = dict(os.environ)
     if code is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(code), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
@@ -396,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--previous", metavar="DIR", help="with --phases: also time the checkout DIR (it must have "
                     "auditor.batch.runner.Timings), alternating with this one")  # fmt: skip
+    ap.add_argument("--seed-store", metavar="DIR", help="with --phases: start each run from a copy of this store "
+                    "(e.g. `hhaudit batch CORPUS --store DIR --night 2026-11-30`: a store with a history)")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -478,7 +484,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             codes: list[Path | None] = [None] if not args.previous else [Path(args.previous).resolve(), None]
             for rep in range(args.repeat):
                 for w, code in ((int(x), c) for x in args.workers.split(",") for c in codes):
-                    r = phases(src, root / f"store-phases-{w}-{rep}", w, code)
+                    seed = Path(args.seed_store) if args.seed_store else None
+                    r = phases(src, root / f"store-phases-{w}-{rep}", w, code, seed)
                     r.update(projected(r))
                     result["phases"].append(r)
                     shutil.rmtree(root / f"store-phases-{w}-{rep}")

@@ -331,8 +331,12 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     listed = {S.file_key(p) for p, _size in files}
     others = [e for k, e in known.items() if k not in listed and e.status == "ok"]
     corrupt: list[str] = []
-    footers = threading.Thread(target=lambda: [corrupt.extend(S.remove_unreadable(store, e)) for e in others],
-                               name="hhaudit-footers", daemon=True)  # fmt: skip
+
+    def check_footers() -> None:
+        for e in others:
+            corrupt.extend(S.remove_unreadable(store, e))
+
+    footers = threading.Thread(target=check_footers, name="hhaudit-footers", daemon=True)
     footers.start()
     for path in special[:MAX_ERRORS_LOGGED]:
         tally.messages.append(f"{display_path(path)}: not a regular file (a FIFO, device or socket): skipped")
