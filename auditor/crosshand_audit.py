@@ -122,11 +122,29 @@ class Bounded:
         assert self.out is not None and self.dir is not None
         self.out.close()
         self.child = True
+        give_back()  # the parent waits for the child: both count against the machine
         try:
             yield from _run_child(self.dir, self.hands, self.hands_per_partition)
         finally:
             if self._cleanup is not None:
                 self._cleanup()
+
+
+def give_back() -> None:
+    """Return the C heap's free pages to the system (glibc's ``malloc_trim``; nothing elsewhere).
+    An audit's parent process holds ~10 MiB of freed heap after its last hand (30,000 hands: RSS
+    71 -> 61 MiB), which it would otherwise keep while it waits for the cross-hand child."""
+    import ctypes
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # (the process's own symbols: the C library it runs on)
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    trim(0)
 
 
 def _remove(out: BinaryIO, directory: str) -> None:
