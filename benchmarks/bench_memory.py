@@ -240,13 +240,12 @@ def status():
 """
 
 
-def run_driver(driver: str, args: Sequence[str]) -> dict[str, Any]:
+def run_driver(driver: str, args: Sequence[str], env: dict[str, str] | None = None) -> Any:
     """Run ``driver`` (Python source, given :data:`_STATUS`'s ``status()``) in a fresh process with
-    ``args``; the JSON object its last line of output prints."""
+    ``args`` (and ``env``); the JSON value its last line of output prints."""
     cmd = [sys.executable, "-c", _STATUS + driver, *args]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, check=True).stdout
-    got: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
-    return got
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, env=env, check=True)
+    return json.loads(out.stdout.decode().strip().splitlines()[-1])
 
 
 def slope(m: dict[str, Any], prev: dict[str, Any] | None) -> str:
@@ -436,6 +435,75 @@ def child(sizes: list[int], json_out: str | None) -> int:
     return 0
 
 
+#: ``--phases``: the cross-hand child's work (``auditor.crosshand_audit.main``) with its peak read
+#: and reset (``/proc/self/clear_refs``) at each phase: polars' import, the bucketing, every 100th
+#: bucket checked, the first finding frame out of the merge, the end; the resident memory split
+#: into anonymous and file-backed (polars' machine code, paged in by the first query).
+_PHASES_DRIVER = """
+import json, sys, time
+import auditor.crosshand_audit as C
+import auditor.spillsort as S
+
+def split():
+    out = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("RssAnon", "RssFile"):
+                out[k] = int(v.split()[0])
+    return out
+
+got, t0, seen = [], time.process_time(), [0]
+def mark(label):
+    got.append({"phase": label, "cpu_s": round(time.process_time() - t0, 1), **status(), **split()})
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # the peak (VmHWM) from here on
+
+mark("start")
+import polars
+mark("import polars")
+bucket, check, frames = C._bucket, C.check_rows, S.sorted_frames
+def _bucket(*a, **k):
+    r = bucket(*a, **k)
+    mark(f"bucketing ({len(r)} buckets)")
+    return r
+def check_rows(rows):
+    r = check(rows)
+    seen[0] += 1
+    if seen[0] % 100 == 1:
+        mark(f"bucket {seen[0]} checked ({len(rows)} hands)")
+    return r
+def sorted_frames(*a, **k):
+    first = True
+    for x in frames(*a, **k):
+        if first:
+            mark(f"all {seen[0]} buckets checked, first frame merged")
+            first = False
+        yield x
+C._bucket, C.check_rows, S.sorted_frames = _bucket, check_rows, sorted_frames
+C.main(sys.argv[1:])
+mark("end")
+print(json.dumps(got))
+"""
+
+
+def phases(n: int, json_out: str | None) -> int:
+    """``--phases N``: :data:`_PHASES_DRIVER` on the rows of ``n`` hands (as ``--child`` makes them),
+    in the environment the audit gives its child (``_child_env``)."""
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, _child_env
+
+    with tempfile.TemporaryDirectory() as tmp:
+        child_rows(Path(tmp), corpus_rows(), n)
+        got = run_driver(_PHASES_DRIVER, [tmp, str(n), str(HANDS_PER_PARTITION)], env=_child_env())
+    for m in got:
+        kib = {k: m[k] / 1024 for k in ("VmHWM", "VmRSS", "RssAnon", "RssFile")}
+        print(f"{m['phase']:<44} peak {kib['VmHWM']:6.1f}  RSS {kib['VmRSS']:6.1f} MiB (anonymous "
+              f"{kib['RssAnon']:5.1f}, files {kib['RssFile']:5.1f})  {m['cpu_s']:6.1f} CPU s", flush=True)  # fmt: skip
+    if json_out:
+        Path(json_out).write_text(json.dumps(got, indent=2))
+    return 0
+
+
 _STORE_DRIVER = """
 import json, os, sys, time
 from auditor.seenstore import SeenStore
@@ -487,10 +555,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
     ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
+    ap.add_argument("--phases", type=int, metavar="N", help="the cross-hand child's peak by phase on N hands' rows")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
     if args.store:
         return store(args.store, [int(x) for x in args.marks.split(",") if x.strip()], args.json)
+    if args.phases:
+        return phases(args.phases, args.json)
     if args.child:
         return child([int(x) for x in args.child.split(",") if x.strip()], args.json)
     if args.curve:
