@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 if TYPE_CHECKING:
     import polars as pl
 
-#: Rows sorted in memory at once (one run); a run of findings rows is a few MiB in polars.
-RUN_ROWS = 20_000
+#: Rows sorted in memory at once (one run).  The frames gathered for a run cost far more than
+#: their rows (the cross-hand child's are a bucket's findings each, tens of rows, hundreds of
+#: frames to 20,000 rows: the child's RSS rose ~10 MiB until a run was written), hence few.
+RUN_ROWS = 5_000
 #: Frames gathered before they are made one (a frame's fixed cost is per column, ~KiBs: the
 #: child's frames are a bucket's findings each, tens of rows).
 COMPACT_FRAMES = 64

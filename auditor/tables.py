@@ -180,23 +180,31 @@ def seat_rows(no: int, h: M.Hand) -> Iterator[dict[str, Any]]:
         }  # fmt: skip
 
 
+#: The field names of each event class (``dataclasses.fields`` costs ~20 us a call: 6 % of ``parse``).
+_EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def event_row(no: int, h: M.Hand, seq: int, e: M.Event, key: str | None = None) -> dict[str, Any]:
     row: dict[str, Any] = dict.fromkeys(_EVENT_KEYS)
-    row.update(hand_key=key or hand_key(h), site=h.site, hand_no=no, hand_id=h.hand_id, seq=seq, type=type(e).__name__)
-    for f in fields(e):
-        v = getattr(e, f.name)
-        if f.name in ("pots", "fees"):
+    cls = type(e)
+    row.update(hand_key=key or hand_key(h), site=h.site, hand_no=no, hand_id=h.hand_id, seq=seq, type=cls.__name__)
+    names = _EVENT_FIELDS.get(cls)
+    if names is None:
+        names = _EVENT_FIELDS[cls] = tuple(f.name for f in fields(e))
+    for name in names:
+        v = getattr(e, name)
+        if name in ("pots", "fees"):
             v = [{"label": a, "amount": b} for a, b in v]
-        elif f.name == "new_cards":
+        elif name == "new_cards":
             if v:
                 row["board_before"] = list(v)
             continue
-        elif f.name == "discarded":
+        elif name == "discarded":
             row["amount"] = v
             continue
         elif isinstance(v, tuple):
             v = list(v)
-        row[f.name] = v
+        row[name] = v
     return row
 
 

@@ -45,6 +45,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "fixtures" / "samples" / "disputed_reraise.txt"
@@ -225,15 +226,9 @@ def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tupl
     return 0 if all(r["within"] for r in rows) else 1
 
 
-#: ``--curve``: the driver run in the measured process.  It counts the hands the audit step
-#: processes (wrapping ``AuditRun.process``, nothing else changed) and, at each mark, reads the
-#: process's own ``VmRSS`` and ``VmHWM`` (peak so far) from ``/proc/self/status``; then it runs
-#: ``hhaudit audit`` exactly as the command line does (``auditor.cli.main``).
-_CURVE_DRIVER = """
-import json, sys
-import auditor.audit as A
-from auditor import cli
-
+#: What a driver run by :func:`run_driver` can call: the process's own ``VmRSS`` and ``VmHWM``
+#: (peak so far), in KiB, from ``/proc/self/status``.
+_STATUS = """
 def status():
     out = {}
     with open("/proc/self/status") as f:
@@ -242,6 +237,32 @@ def status():
             if k in ("VmRSS", "VmHWM"):
                 out[k] = int(v.split()[0])
     return out
+"""
+
+
+def run_driver(driver: str, args: Sequence[str], env: dict[str, str] | None = None) -> Any:
+    """Run ``driver`` (Python source, given :data:`_STATUS`'s ``status()``) in a fresh process with
+    ``args`` (and ``env``); the JSON value its last line of output prints."""
+    cmd = [sys.executable, "-c", _STATUS + driver, *args]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, env=env, check=True)
+    return json.loads(out.stdout.decode().strip().splitlines()[-1])
+
+
+def slope(m: dict[str, Any], prev: dict[str, Any] | None) -> str:
+    """Bytes of peak (``VmHWM``) per hand between two marks read by a driver ("" for the first)."""
+    if prev is None:
+        return ""
+    return f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f}"
+
+
+#: ``--curve``: the driver run in the measured process.  It counts the hands the audit step
+#: processes (wrapping ``AuditRun.process``, nothing else changed) and, at each mark, reads the
+#: process's own ``VmRSS`` and ``VmHWM`` (peak so far) from ``/proc/self/status``; then it runs
+#: ``hhaudit audit`` exactly as the command line does (``auditor.cli.main``).
+_CURVE_DRIVER = """
+import json, sys
+import auditor.audit as A
+from auditor import cli
 
 marks = sorted(int(x) for x in sys.argv[1].split(","))
 seen, got = 0, []
@@ -259,8 +280,10 @@ A.AuditRun.process = process
 rc = cli.main(sys.argv[2:])
 end = status()
 import resource  # the largest waited-for child: the cross-hand child process, if one ran
-child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc, "child_peak_kib": child}))
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu, child_cpu = round(me.ru_utime + me.ru_stime, 2), round(kids.ru_utime + kids.ru_stime, 2)
+print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc, "child_peak_kib": kids.ru_maxrss,
+                  "cpu_s": cpu, "child_cpu_s": child_cpu}))
 """
 
 #: ``--curve``: the commands measured (the same run of hands for each): ``hhaudit audit`` with each
@@ -283,9 +306,7 @@ def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
     import time
 
     t = time.perf_counter()
-    cmd = [sys.executable, "-c", _CURVE_DRIVER, ",".join(map(str, marks)), *argv]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, check=True).stdout
-    got: dict[str, object] = json.loads(out.decode().strip().splitlines()[-1])
+    got = run_driver(_CURVE_DRIVER, [",".join(map(str, marks)), *argv])
     got["seconds"] = round(time.perf_counter() - t, 1)
     got["tree_peak_kib"] = got["end"]["VmRSS"] + got["child_peak_kib"]  # type: ignore[index, operator]
     return got
@@ -310,16 +331,17 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
     for r in rows:
         prev = None
         for m in [*r["marks"], {**r["end"], "hands": "end"}]:  # type: ignore[list-item]
-            slope = ""
-            if prev is not None and m["hands"] != "end":
-                slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f}"
-            print(f"{r['output']:<6} {m['hands']:>10} {m['VmRSS'] / 1024:>8.1f} {m['VmHWM'] / 1024:>9.1f} {slope:>25}")
+            b = slope(m, prev) if m["hands"] != "end" else ""
+            print(f"{r['output']:<6} {m['hands']:>10} {m['VmRSS'] / 1024:>8.1f} {m['VmHWM'] / 1024:>9.1f} {b:>25}")
             prev = m
         child = int(r["child_peak_kib"]) / 1024  # type: ignore[call-overload]
         tree = int(r["tree_peak_kib"]) / 1024  # type: ignore[call-overload]
         peak = r["end"]["VmHWM"] / 1024  # type: ignore[index]
         ok = ok and peak <= SCALE_BOUNDS["parse" if r["output"] == "parse" else "audit"]
-        print(f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s")
+        print(
+            f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s, "
+            f"CPU {r['cpu_s']} s (+ {r['child_cpu_s']} s in the child)"
+        )
     if json_out:
         Path(json_out).write_text(json.dumps(rows, indent=2))
     return 0 if ok else 1
@@ -413,18 +435,78 @@ def child(sizes: list[int], json_out: str | None) -> int:
     return 0
 
 
-_STORE_DRIVER = """
-import json, os, sys, time
-from auditor.seenstore import SeenStore
+#: ``--phases``: the cross-hand child's work (``auditor.crosshand_audit.main``) with its peak read
+#: and reset (``/proc/self/clear_refs``) at each phase: polars' import, the bucketing, every 100th
+#: bucket checked, the first finding frame out of the merge, the end; the resident memory split
+#: into anonymous and file-backed (polars' machine code, paged in by the first query).
+_PHASES_DRIVER = """
+import json, sys, time
+import auditor.crosshand_audit as C
+import auditor.spillsort as S
 
-def status():
+def split():
     out = {}
     with open("/proc/self/status") as f:
         for line in f:
             k, _, v = line.partition(":")
-            if k in ("VmRSS", "VmHWM"):
+            if k in ("RssAnon", "RssFile"):
                 out[k] = int(v.split()[0])
     return out
+
+got, t0, seen = [], time.process_time(), [0]
+def mark(label):
+    got.append({"phase": label, "cpu_s": round(time.process_time() - t0, 1), **status(), **split()})
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # the peak (VmHWM) from here on
+
+mark("start")
+import polars
+mark("import polars")
+bucket, check, frames = C._bucket, C.check_rows, S.sorted_frames
+def _bucket(*a, **k):
+    r = bucket(*a, **k)
+    mark(f"bucketing ({len(r)} buckets)")
+    return r
+def check_rows(rows):
+    r = check(rows)
+    seen[0] += 1
+    if seen[0] % 100 == 1:
+        mark(f"bucket {seen[0]} checked ({len(rows)} hands)")
+    return r
+def sorted_frames(*a, **k):
+    first = True
+    for x in frames(*a, **k):
+        if first:
+            mark(f"all {seen[0]} buckets checked, first frame merged")
+            first = False
+        yield x
+C._bucket, C.check_rows, S.sorted_frames = _bucket, check_rows, sorted_frames
+C.main(sys.argv[1:])
+mark("end")
+print(json.dumps(got))
+"""
+
+
+def phases(n: int, json_out: str | None) -> int:
+    """``--phases N``: :data:`_PHASES_DRIVER` on the rows of ``n`` hands (as ``--child`` makes them),
+    in the environment the audit gives its child (``_child_env``)."""
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, _child_env
+
+    with tempfile.TemporaryDirectory() as tmp:
+        child_rows(Path(tmp), corpus_rows(), n)
+        got = run_driver(_PHASES_DRIVER, [tmp, str(n), str(HANDS_PER_PARTITION)], env=_child_env())
+    for m in got:
+        kib = {k: m[k] / 1024 for k in ("VmHWM", "VmRSS", "RssAnon", "RssFile")}
+        print(f"{m['phase']:<44} peak {kib['VmHWM']:6.1f}  RSS {kib['VmRSS']:6.1f} MiB (anonymous "
+              f"{kib['RssAnon']:5.1f}, files {kib['RssFile']:5.1f})  {m['cpu_s']:6.1f} CPU s", flush=True)  # fmt: skip
+    if json_out:
+        Path(json_out).write_text(json.dumps(got, indent=2))
+    return 0
+
+
+_STORE_DRIVER = """
+import json, os, sys, time
+from auditor.seenstore import SeenStore
 
 n, marks = int(sys.argv[1]), sorted(int(x) for x in sys.argv[2].split(","))
 store, got, t = SeenStore(), [], time.process_time()
@@ -445,16 +527,12 @@ def store(n: int, marks: list[int], json_out: str | None) -> int:
     ``DuplicateIds.copy_of`` uses it: one lookup and one insert a hand, 32-line fingerprints) for
     ``n`` hands in a fresh process: RSS and peak at each mark, CPU seconds."""
     marks = sorted({m for m in marks if m <= n} | {n})
-    cmd = [sys.executable, "-c", _STORE_DRIVER, str(n), ",".join(map(str, marks))]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stdout
-    got = json.loads(out.strip().splitlines()[-1])
+    got = run_driver(_STORE_DRIVER, [str(n), ",".join(map(str, marks))])
     prev = None
     for m in got["marks"]:
-        slope = ""
-        if prev is not None:
-            slope = f"{(m['VmHWM'] - prev['VmHWM']) * 1024 / (m['hands'] - prev['hands']):+.1f} B/hand"
+        b = slope(m, prev)
         print(f"store {m['hands']:>10,} hands  RSS {m['VmRSS'] / 1024:6.1f}  peak {m['VmHWM'] / 1024:6.1f} MiB  "
-              f"{m['cpu_s']:7.1f} CPU s  {slope}", flush=True)  # fmt: skip
+              f"{m['cpu_s']:7.1f} CPU s  {b + ' B/hand' if b else ''}", flush=True)  # fmt: skip
         prev = m
     if json_out:
         Path(json_out).write_text(json.dumps(got, indent=2))
@@ -477,10 +555,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
     ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
+    ap.add_argument("--phases", type=int, metavar="N", help="the cross-hand child's peak by phase on N hands' rows")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
     if args.store:
         return store(args.store, [int(x) for x in args.marks.split(",") if x.strip()], args.json)
+    if args.phases:
+        return phases(args.phases, args.json)
     if args.child:
         return child([int(x) for x in args.child.split(",") if x.strip()], args.json)
     if args.curve:

@@ -67,12 +67,14 @@ def test_bounded_equals_the_whole_query_on_the_continuity_fixtures() -> None:
     assert codes >= {"T001", "T002", "T003", "T005", "T006"}  # (T004 needs a no-top-up profile)
 
 
-@pytest.mark.parametrize(("per_part", "buffer_rows", "run_rows"),
-                         [(1, 1, None), (2, 3, 1), (5, 2, 2), (40, 7, None), (10**9, 1, None), (3, 5, 3)])  # fmt: skip
+@pytest.mark.parametrize(("per_part", "buffer_rows", "run_rows", "max_buckets"),
+                         [(1, 1, None, None), (2, 3, 1, None), (5, 2, 2, None), (40, 7, None, None),
+                          (10**9, 1, None, None), (3, 5, 3, None), (1, 2, None, 2), (2, 3, 2, 3)])  # fmt: skip
 def test_buckets_of_any_size_give_the_whole_query(tmp_path: Path, per_part: int, buffer_rows: int,
-                                                  run_rows: int | None) -> None:  # fmt: skip
+                                                  run_rows: int | None, max_buckets: int | None) -> None:  # fmt: skip
     """The child's work (:func:`findings_of`): a bucket per hand, a few, one; any buffer; the
-    findings sorted in memory or on disk (``run_rows`` finding rows a run: :mod:`auditor.spillsort`)."""
+    findings sorted in memory or on disk (``run_rows`` finding rows a run: :mod:`auditor.spillsort`);
+    few first buckets (``max_buckets``), each then split again."""
     from auditor.crosshand_audit import findings_of
 
     for i, cs in enumerate(sessions()):
@@ -80,7 +82,7 @@ def test_buckets_of_any_size_give_the_whole_query(tmp_path: Path, per_part: int,
         d = tmp_path / str(i)
         d.mkdir()
         batches = [rows[j : j + 4] for j in range(0, len(rows), 4)]
-        got = findings_of(batches, d, len(rows), per_part, buffer_rows, run_rows)
+        got = findings_of(batches, d, len(rows), per_part, buffer_rows, run_rows, max_buckets)
         assert got == list(C.to_findings(C.check(C.frame(rows).lazy()).collect())), cs[0].path
         assert not list(d.iterdir())  # every bucket file read and removed
 
