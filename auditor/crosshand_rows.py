@@ -6,7 +6,6 @@ the columns named here (``tests/test_crosshand_audit.py`` checks that the names 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor import model as M
 from auditor.findings import Finding, Severity
+from auditor.handprint import text_digest
 from auditor.times import utc_of
 
 if TYPE_CHECKING:
@@ -41,11 +41,9 @@ COLUMN_NAMES = ("start_utc", "seats", "fingerprint", "chips_ok", "pool", "top_up
 def fingerprint_text(lines: Sequence[str]) -> str:
     """A compact fingerprint of a hand's whole text (lines stripped at the right, like
     :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record.
-    (The digest of every stripped line followed by a newline, encoded as one text.)"""
-    text = "\n".join([line.rstrip() for line in lines])
-    if lines:
-        text += "\n"
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    (The digest of every stripped line followed by a newline, encoded as one text: made once per
+    hand with the duplicate-id check's, :func:`auditor.handprint.text_digest`.)"""
+    return text_digest(lines).hex()
 
 
 #: Words without which :data:`POOL_RE` cannot match (each of its alternatives holds one): a test

@@ -486,7 +486,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         elif rx is None:
             s = None
         else:
-            m = rx.match(line)  # type: ignore[union-attr]
+            m = rx.match(line)
             s = m.lastgroup[4:] if m is not None and m.lastgroup else None
         if s is not None and site is not None and s != site and buf and REGISTRY[site].is_body_line(line):
             # another format's header that reads as a line of the hand being split: a player named
