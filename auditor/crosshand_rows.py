@@ -6,7 +6,6 @@ the columns named here (``tests/test_crosshand_audit.py`` checks that the names 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor import model as M
 from auditor.findings import Finding, Severity
+from auditor.handprint import text_digest
 from auditor.times import utc_of
 
 if TYPE_CHECKING:
@@ -41,11 +41,9 @@ COLUMN_NAMES = ("start_utc", "seats", "fingerprint", "chips_ok", "pool", "top_up
 def fingerprint_text(lines: Sequence[str]) -> str:
     """A compact fingerprint of a hand's whole text (lines stripped at the right, like
     :func:`auditor.rules.hand.fingerprint`): equal for a copy, different for another record.
-    (The digest of every stripped line followed by a newline, encoded as one text.)"""
-    text = "\n".join([line.rstrip() for line in lines])
-    if lines:
-        text += "\n"
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    (The digest of every stripped line followed by a newline, encoded as one text: made once per
+    hand with the duplicate-id check's, :func:`auditor.handprint.text_digest`.)"""
+    return text_digest(lines).hex()
 
 
 #: Words without which :data:`POOL_RE` cannot match (each of its alternatives holds one): a test
@@ -72,25 +70,32 @@ def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
     return {**dict.fromkeys(COLUMN_NAMES), "fingerprint": fingerprint_text(lines)}
 
 
+#: The longest seat name :data:`ANON_RE` can match ("small blind [me]", and a line break before ``$``).
+_ANON_MAX = 17
+
+
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
     """The :data:`auditor.continuity.COLUMNS` of one audited hand (``findings``: the hand's own,
     ``lines``: its text)."""
     h, t, pt = a.hand, a.trace, a.pots
     utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
-    added = {e.player for e in t.of(M.TableEvent) if e.player and ADDED_RE.search(e.text)}
-    acting = {e.player for e in h.events if type(e) is M.Post or type(e) is M.Action}  # (final classes)
+    table_events = t.of(M.TableEvent)
+    added = {e.player for e in table_events if e.player and ADDED_RE.search(e.text)} if table_events else set()
+    # the players who posted or acted (the replay's index of the events by their final class)
+    acting = {e.player for e in t.of(M.Post)}
+    acting.update([e.player for e in t.of(M.Action)])
     chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
     chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
                                     for f in findings)  # fmt: skip
     finals = _finals(a)
     chips_ok = chips_ok and finals is not None
-    seats = []
-    for s in h.seats:
-        seats.append({"seat": s.seat, "player": s.player, "stack": s.stack,
-                      "final": finals.get(s.player) if finals is not None else None,
-                      "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
-                      "line": s.line,
-                      "collected": pt.collected.get(s.player, 0) if pt is not None else None})  # fmt: skip
+    collected = pt.collected if pt is not None else None
+    seats = [{"seat": s.seat, "player": s.player, "stack": s.stack,
+              "final": finals.get(s.player) if finals is not None else None,
+              "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
+              "line": s.line,
+              "collected": collected.get(s.player, 0) if collected is not None else None}
+             for s in h.seats]  # fmt: skip
     profile = a.profile
     return {
         "start_utc": utc,
@@ -99,7 +104,8 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "fingerprint": fingerprint_text(lines),
         "chips_ok": chips_ok,
         # a fast-fold pool, or an anonymised table: no continuity to follow
-        "pool": is_pool(h, lines[0] if lines else "") or any(ANON_RE.match(x.player) for x in h.seats),
+        "pool": is_pool(h, lines[0] if lines else "")
+        or any(len(x.player) <= _ANON_MAX and ANON_RE.match(x.player) for x in h.seats),
         # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
         "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",

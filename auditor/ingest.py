@@ -317,6 +317,89 @@ def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[in
         info.encoding = "utf-8"
 
 
+_FIRSTS: dict[re.Pattern[str], frozenset[str] | None] = {}
+
+
+def _first_chars_of(rx: re.Pattern[str]) -> frozenset[str] | None:
+    """:func:`auditor.formats.firstchars.first_chars` of ``rx``, read once per pattern (a line
+    whose first character is not in the set cannot match; None: any line may)."""
+    if rx not in _FIRSTS:
+        from auditor.formats.firstchars import first_chars
+
+        _FIRSTS[rx] = first_chars(rx)
+    return _FIRSTS[rx]
+
+
+class HeaderDispatch:
+    """:meth:`Registry.detect <auditor.formats.registry.Registry.detect>` tried only with the
+    formats whose header can start with the line's first character (issue 16).
+
+    Most lines of a file are not headers, and the detector (one alternation of every format's
+    header pattern) fails on each of them at ~0.8 us a line, most of a split's time.  The first
+    characters of each format's header pattern are read from the pattern
+    (:func:`auditor.formats.firstchars.first_chars`: an over-approximation; a pattern it cannot
+    read counts as "any character"); a line is matched against the alternation of the formats
+    that can start with its first character, in the detector's order, with the detector's group
+    names, so the answer is the detector's (``tests/test_ingest_dispatch.py`` compares them on every
+    corpus and fixture line).  Built after :data:`WARM` lines (a one-hand run never pays for it), and
+    again when the registry's detector changes (a format added or removed)."""
+
+    #: Lines detected with the plain detector before the dispatch is built (start-up: reading the
+    #: patterns' first characters takes a few milliseconds).
+    WARM = 4_000
+
+    def __init__(self) -> None:
+        self.source: re.Pattern[str] | None = None
+        self.lines = 0
+        self.parts: list[tuple[str, frozenset[str] | None]] = []
+        self.by_char: dict[str, re.Pattern[str] | None] = {}
+
+    def _build(self, detector: re.Pattern[str]) -> None:
+        from auditor.formats.firstchars import first_chars
+
+        self.parts = []
+        for f in REGISTRY.supported():
+            if not f.is_document:
+                part = f"(?P<fmt_{f.name}>{REGISTRY.patterns[f.name][0]})"
+                self.parts.append((part, first_chars(re.compile(part))))
+        self.by_char.clear()
+        self.source = detector
+
+    def table(self) -> dict[str, re.Pattern[str] | None]:
+        """The patterns by first character built so far (a character not in it: call the
+        dispatch), for a caller that inlines the lookup; cleared when the registry changed."""
+        if REGISTRY.detector is not self.source:
+            self.by_char.clear()
+        return self.by_char
+
+    def _for(self, c: str) -> re.Pattern[str] | None:
+        parts = [p for p, firsts in self.parts if firsts is None or c in firsts]
+        rx = re.compile("|".join(parts)) if parts else None
+        self.by_char[c] = rx
+        return rx
+
+    def __call__(self, line: str) -> str | None:
+        detector = REGISTRY.detector
+        if detector is not self.source:
+            if self.lines < self.WARM:
+                self.lines += 1
+                m = detector.match(line)
+                return m.lastgroup[4:] if m is not None and m.lastgroup else None
+            self._build(detector)
+        c = line[:1]
+        rx = self.by_char[c] if c in self.by_char else self._for(c)
+        if rx is None:
+            return None
+        m = rx.match(line)
+        return m.lastgroup[4:] if m is not None and m.lastgroup else None
+
+
+_UNSEEN = re.compile("(?!)")  # (a character the dispatch has not met yet)
+
+#: The run's header detector (:class:`HeaderDispatch`), shared by every file.
+detect_header = HeaderDispatch()
+
+
 def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: FileInfo) -> Iterator[Chunk | Finding]:
     """Group decoded lines into hands.  Text outside any hand is reported, never dropped."""
     site: str | None = None
@@ -353,8 +436,11 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         buf = []
         return chunk
 
-    detect = REGISTRY.detect
-    separator = REGISTRY.separator_line.match
+    detect = detect_header
+    by_char = detect_header.table()
+    separator_rx = REGISTRY.separator_line
+    sep_firsts = _first_chars_of(separator_rx)
+    separator = separator_rx.match
     summary_start = REGISTRY.summary_start.match
     preamble = REGISTRY.preamble.match
     sniffed = not REGISTRY.sniffers
@@ -365,7 +451,7 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                 yield item  # a cut line outside any hand is counted with the stray text (P003)
             continue
         lineno, line = item
-        if separator(line):
+        if (sep_firsts is None or line[:1] in sep_firsts) and separator(line):
             # a line between two hands of an archive: it ends the hand before it, and it is no stray text
             c = flush()
             if c is not None:
@@ -393,7 +479,15 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
                         info.hands += 1
                     yield out
                 return
-        s = detect(line)
+        # detect(line), with its lookup by first character inlined (most lines are not headers)
+        rx = by_char.get(line[:1], _UNSEEN)
+        if rx is _UNSEEN:
+            s = detect(line)
+        elif rx is None:
+            s = None
+        else:
+            m = rx.match(line)
+            s = m.lastgroup[4:] if m is not None and m.lastgroup else None
         if s is not None and site is not None and s != site and buf and REGISTRY[site].is_body_line(line):
             # another format's header that reads as a line of the hand being split: a player named
             # like a header ("Poker Hand #1: collected $5 from pot" inside a PokerStars hand)

@@ -6,7 +6,8 @@ fingerprint)``.  It keeps the first ``spill_at`` hands in a dict (a few hundred 
 small runs never touch the disk), then moves them to a temporary SQLite database on disk and
 keeps every later one there: a run's memory then stops growing with its number of hands (SQLite's
 page cache is capped at ``cache_kib``), and the database takes ~360 bytes a hand on disk (mostly
-the fingerprint, 8 bytes a line), deleted when the store is closed or collected.  Measured
+the fingerprint: 8 bytes a line when this was measured, 12 bytes and 4 a line since s9-pipeline),
+deleted when the store is closed or collected.  Measured
 (``DuplicateIds.copy_of`` alone, hands of 32 lines): 2,000,000 hands peak at 44 MiB of process
 memory (21 MiB of it the interpreter), the same at 250,000 as at 2,000,000; on disk, a hand
 costs ~22 us of CPU (about 3 % of auditing it).  Lookups are

@@ -54,6 +54,69 @@ def full_audit(chunks: Sequence[Any]) -> int:
     return n
 
 
+def pipeline(sources: Sequence[Any]) -> int:
+    """What ``hhaudit audit FILES --format json`` does per hand in its process, from the files'
+    bytes to the JSON report: decode and split (``read_stream``), ``AuditRun.process`` (parse, the
+    fingerprint, the copy and duplicate-id checks, replay, pots, rules, the cross-hand row in a
+    :class:`~auditor.crosshand_audit.Bounded` collector, as the CLI's), the findings written by the
+    JSON writer to memory.  Not the cross-hand query (the child process, after the last hand) nor
+    start-up.  Timed with the garbage collector on, as in the CLI."""
+    import io
+
+    from auditor.audit import AuditRun
+    from auditor.crosshand_audit import Bounded
+    from auditor.ingest import read_stream
+    from auditor.output import Options
+    from auditor.output.json_out import JsonFormatter
+    from auditor.pipeline import Summary
+
+    out = io.StringIO()
+    fmt = JsonFormatter(out, Options(argv=["hhaudit"]))
+    run = AuditRun(crosshand=Bounded())
+    n = 0
+    try:
+        for src in sources:
+            _info, items = read_stream(io.BytesIO(src.data), src.path, len(src.data))
+            for item in items:
+                if not hasattr(item, "lines"):
+                    fmt.write(item)
+                    continue
+                for f in run.process(item).findings:
+                    fmt.write(f)
+                    n += 1
+        fmt.close(Summary())
+    finally:
+        run.dups.seen.close()
+        cleanup = getattr(run.crosshand, "_cleanup", None)
+        if cleanup is not None:
+            cleanup()
+    return n
+
+
+def startup(runs: int, previous_dir: str | None) -> dict[str, list[float]]:
+    """CPU time (user + system) of ``python -m auditor.cli audit`` on one hand
+    (``fixtures/samples/disputed_reraise.txt``), each run a new process started from an empty
+    directory with bytecode written (``PYTHONDONTWRITEBYTECODE`` unset), this checkout and
+    ``previous_dir`` alternating; the first run of each is a warm-up (bytecode, grammar cache)."""
+    import resource
+
+    hand = str(HERE.parent / "fixtures" / "samples" / "disputed_reraise.txt")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    which = {"this": str(HERE.parent)} | ({"previous": str(Path(previous_dir).resolve())} if previous_dir else {})
+    out: dict[str, list[float]] = {k: [] for k in which}
+    with tempfile.TemporaryDirectory() as empty:
+        for i in range(runs + 1):
+            for name, root in which.items():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([sys.executable, "-m", "auditor.cli", "audit", hand, "--fail-on", "none"], cwd=empty,
+                               env={**env, "PYTHONPATH": root, "PYTHONSAFEPATH": "1"}, check=True,
+                               stdout=subprocess.DEVNULL)  # fmt: skip
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if i:
+                    out[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return out
+
+
 def _clock(cpu: bool) -> Any:
     return time.process_time if cpu else time.perf_counter
 
@@ -71,9 +134,12 @@ def worker(corpus: str, repeat: int, cpu: bool, selections: str) -> int:
         cs = [chunks[i] for i in sel]
         t = common.best_of(lambda cs=cs: full_audit(cs), repeat, warmup=0, clock=_clock(cpu))
         out.append(t.as_dict(len(cs)))
+    sources = _sources
+    tp = common.best_of(lambda: pipeline(sources), repeat, warmup=0, disable_gc=False, clock=_clock(cpu))
     import auditor
 
-    print(json.dumps({"rows": out, "version": getattr(auditor, "__version__", "?")}))
+    version = getattr(auditor, "__version__", "?")
+    print(json.dumps({"rows": out, "pipeline": tp.as_dict(len(chunks)), "version": version}))
     return 0
 
 
@@ -102,10 +168,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cpu", action="store_true", help="time with process CPU time, not the wall clock")
     ap.add_argument("--previous", metavar="DIR", help="a checkout of an earlier hhaudit to time in the same run")
     ap.add_argument("--baseline", metavar="FILE", default=str(BASELINE))
+    ap.add_argument("--startup", type=int, metavar="N", default=0,
+                    help="also time start-up for one hand, N processes (with --previous: alternating)")  # fmt: skip
     ap.add_argument("--worker", metavar="SELECTIONS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         return worker(args.corpus, args.repeat, args.cpu, args.worker)
+    if args.startup:
+        for name, times in startup(args.startup, args.previous).items():
+            times.sort()
+            print(f"start-up for one hand, {name}: CPU min {times[0]:.3f} s, median {times[len(times) // 2]:.3f} s "
+                  f"({len(times)} runs; target < 0.15 s)")  # fmt: skip
 
     from pokerkit.notation import PokerStarsParser
 
@@ -158,12 +231,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"baseline {baseline.get('label', '?')}, {r['name']}: {was:,.0f} h/s then, "
                       f"{r['hhaudit_full_audit']['per_s']:,.0f} now ({r['hhaudit_full_audit']['per_s'] / was:.2f}x; "
                       "another run: compare on the same machine only)")  # fmt: skip
+    pipe = common.best_of(lambda: pipeline(_sources), args.repeat, warmup=0, disable_gc=False, clock=clock)
+    prow = pipe.as_dict(len(chunks))
+    us = 1e6 * pipe.best / len(chunks)
+    line = f"whole pipeline (split, process, cross-hand rows, JSON; gc on): {us:,.1f} us a hand"
+    if prev is not None and "pipeline" in prev:
+        was = prev["pipeline"]["best_s"]
+        line += f", previous {1e6 * was / len(chunks):,.1f} ({was / pipe.best:.2f}x)"
+    print(line)
     ratio = rows[-1]["ratio"]
     print(f"target full audit >= {TARGET_RATIO:.0f}x pokerkit's parser (pokerkit-accepted): {ratio:.2f}x -> "
           f"{'MET' if ratio >= TARGET_RATIO else 'NOT MET'}")  # fmt: skip
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "clock": clock_name, "environment": common.environment()}, f, indent=1)
+            json.dump({"rows": rows, "pipeline": prow, "previous_pipeline": prev.get("pipeline") if prev else None,
+                       "clock": clock_name, "environment": common.environment()}, f, indent=1)  # fmt: skip
     return 0
 
 

@@ -1,16 +1,19 @@
 """The cheap forms of the per-hand cross-hand row (``auditor/crosshand_rows.py``) against the plain
 ones they replace: the fast-fold pool test looks for its words in the lowered text before the
 case-insensitive regex runs (never missing a match of the regex), and the whole-text fingerprint is
-one digest of the joined text (the same digest as fed line by line)."""
+one digest of the joined text (the same digest as fed line by line), made once with the
+duplicate-id check's line prints (``auditor/handprint.py``)."""
 
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from auditor.crosshand_rows import POOL_RE, _maybe_pool, fingerprint_text
+from auditor.handprint import first_difference
 from auditor.rules.hand import fingerprint
 
 _WORDISH = st.sampled_from(["zoom", "Zoom", "RUSH", "rushandcash", "go fast", "Fast Forward", "fastfold", "fast-fold",
@@ -48,6 +51,20 @@ def test_the_text_fingerprint_is_the_digest_fed_line_by_line(lines: list[str]) -
 
 
 @given(_LINES)
-def test_the_line_fingerprint_is_eight_bytes_of_each_stripped_line(lines: list[str]) -> None:
-    want = b"".join(hashlib.blake2b(x.rstrip().encode("utf-8", "surrogatepass"), digest_size=8).digest() for x in lines)
+def test_the_line_fingerprint_is_the_text_digest_then_a_crc_of_each_stripped_line(lines: list[str]) -> None:
+    crcs = b"".join(zlib.crc32(x.rstrip().encode("utf-8", "surrogatepass")).to_bytes(4, "little") for x in lines)
+    want = bytes.fromhex(_incremental(lines)) + crcs
     assert fingerprint(lines) == want
+    assert fingerprint(tuple(lines)) == want
+    assert fingerprint(tuple(lines)) == want  # (the kept value of the last tuple)
+
+
+@given(_LINES, _LINES)
+def test_the_first_difference_is_the_first_line_that_differs(a: list[str], b: list[str]) -> None:
+    stripped_a, stripped_b = [x.rstrip() for x in a], [x.rstrip() for x in b]
+    n = first_difference(fingerprint(a), fingerprint(b))
+    assert stripped_a[:n] == stripped_b[:n]  # (a CRC collision could only make n later)
+    if n < min(len(a), len(b)):
+        assert stripped_a[n] != stripped_b[n]
+    else:
+        assert n == min(len(a), len(b))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from auditor import findings as F
 from auditor import model as M
 from auditor.findings import Finding, HandKind, Severity, rule
+from auditor.handprint import first_difference, prints
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
 from auditor.rules.common import NOTHING, card_events, flag
@@ -53,11 +53,11 @@ def h005() -> None:
 
 
 def fingerprint(lines: Sequence[str]) -> bytes:
-    """A compact fingerprint of a hand's text: 8 bytes per line (a hash of the line, not its text),
-    so that a second record under the same id can be told from a copy and the first differing
-    line found, without keeping hands' text across a run."""
-    b2 = hashlib.blake2b
-    return b"".join([b2(line.rstrip().encode("utf-8", "surrogatepass"), digest_size=8).digest() for line in lines])
+    """A compact fingerprint of a hand's text (:func:`auditor.handprint.prints`): a digest of the
+    whole text, then 4 bytes per line (a CRC of the line, not its text), so that a second record
+    under the same id can be told from a copy and the first differing line found, without keeping
+    hands' text across a run."""
+    return prints(lines)
 
 
 class DuplicateIds:
@@ -102,8 +102,7 @@ class DuplicateIds:
         where = ""
         data: dict[str, Any] = {}
         if lines is not None and first[2]:
-            common = min(len(fp), len(first[2])) // 8
-            n = next((i for i in range(common) if fp[8 * i : 8 * i + 8] != first[2][8 * i : 8 * i + 8]), common)
+            n = first_difference(fp, first[2])
             text = lines[n] if n < len(lines) else "(the hand ends here)"
             where = (f"; they differ first at line {hand.first_line + n} ({text[:100]!r}), "
                      f"line {first[1] + n} of the first")  # fmt: skip
