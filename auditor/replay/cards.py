@@ -62,10 +62,11 @@ def known(cards: Sequence[str]) -> bool:
 #: pokerkit's lookup of each hand type used here, by the hand type's name (made when first asked:
 #: no evaluator import until a game needs it)
 _LOOKUPS: dict[str, Any] = {}
-#: what a lookup answered, by lookup and the five cards' ranks and suitedness (what a pokerkit
-#: lookup's entry depends on: its key is the product of one prime per rank and whether the five
-#: cards share a suit); at most ~12,400 patterns of five ranks per lookup, so bounded
-_ENTRIES: dict[tuple[str, str, bool], Any] = {}
+#: what a lookup answered, by lookup, the cards' ranks, whether they share one suit and whether no
+#: two share a suit (what a pokerkit lookup's entry depends on: its key is the product of one prime
+#: per rank and the suitedness; the badugi lookup refuses two cards of a suit); at most a few
+#: thousand patterns of ranks per lookup, so bounded
+_ENTRIES: dict[tuple[str, str, bool, bool], Any] = {}
 
 
 def lookup(hand_type: str) -> Any:
@@ -79,20 +80,18 @@ def lookup(hand_type: str) -> Any:
 
 
 def entry(hand_type: str, cards: tuple[str, ...]) -> Any:
-    """pokerkit's lookup entry of five normalised cards for ``hand_type``, or None when they make no
-    hand of that type (e.g. no eight-or-better low).  Remembered by ranks and suitedness, what the
-    entry depends on (not for badugi, whose lookup also refuses two cards of a suit)."""
-    ranks = "".join(sorted([c[0] for c in cards]))
-    suit = cards[0][1]
-    suited = True
-    for c in cards:
-        if c[1] != suit:
-            suited = False
-            break
-    key = (hand_type, ranks, suited)
+    """pokerkit's lookup entry of (up to five) normalised cards for ``hand_type``, or None when they
+    make no hand of that type (e.g. no eight-or-better low, a badugi with two cards of a suit).
+    Remembered by what the entry depends on (ranks, suitedness, distinct suits)."""
+    suits = {c[1] for c in cards}
+    key = (hand_type, "".join(sorted([c[0] for c in cards])), len(suits) == 1, len(suits) == len(cards))
     found = _ENTRIES.get(key, _NOT_YET)
     if found is _NOT_YET:
-        found = _ENTRIES[key] = lookup(hand_type).get_entry_or_none("".join(cards))
+        try:
+            found = lookup(hand_type).get_entry_or_none("".join(cards))
+        except ValueError:  # (the badugi lookup's answer for cards of one suit)
+            found = None
+        _ENTRIES[key] = found
     return found
 
 
@@ -100,8 +99,8 @@ _NOT_YET = object()
 
 
 def best_entry(hand_type: str, combos: Iterable[tuple[str, ...]], low: bool) -> Any:
-    """The strongest of pokerkit's lookup entries of ``combos`` (five-card combinations) for the hand
-    type ``hand_type``, or None when none makes a hand: what the hand type's ``from_game`` ranks
+    """The strongest of pokerkit's lookup entries of ``combos`` (combinations of five cards, fewer
+    for badugi) for the hand type ``hand_type``, or None when none makes a hand: what the hand type's ``from_game`` ranks
     by (its hands compare by their entries' index, a greater index stronger for a high hand and
     weaker for a low one), without building a hand object per combination."""
     best: Any = None

@@ -30,7 +30,7 @@ from typing import Any
 from phevaluator import evaluate_cards
 
 from auditor import model as M
-from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, lookup, low_ranks, norm
+from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, low_ranks, norm
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -56,17 +56,9 @@ def _pk(hand_type: str, low: bool) -> Key:
 
 def _badugi(cards: tuple[str, ...]) -> Any:
     """The best badugi (``BadugiHand.from_game``: the most cards of different suits and ranks
-    first, then the lowest); its lookup refuses two cards of a suit (a ``ValueError``)."""
-    table = lookup("BadugiHand")
+    first, then the lowest)."""
     for n in range(4, 0, -1):
-        best: Any = None
-        for combo in combinations(cards, n):
-            try:
-                e = table.get_entry_or_none("".join(combo))
-            except ValueError:
-                continue
-            if e is not None and (best is None or e.index < best.index):
-                best = e
+        best = best_entry("BadugiHand", combinations(cards, n), True)
         if best is not None:
             return entry_key(best, True)
     return None
