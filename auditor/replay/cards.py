@@ -100,9 +100,9 @@ _NOT_YET = object()
 
 def best_entry(hand_type: str, combos: Iterable[tuple[str, ...]], low: bool) -> Any:
     """The strongest of pokerkit's lookup entries of ``combos`` (combinations of five cards, fewer
-    for badugi) for the hand type ``hand_type``, or None when none makes a hand: what the hand type's ``from_game`` ranks
-    by (its hands compare by their entries' index, a greater index stronger for a high hand and
-    weaker for a low one), without building a hand object per combination."""
+    for badugi) for the hand type ``hand_type``, or None when none makes a hand: what the hand
+    type's ``from_game`` ranks by (its hands compare by their entries' index, a greater index
+    stronger for a high hand and weaker for a low one), without a hand object per combination."""
     best: Any = None
     for combo in combos:
         e = entry(hand_type, combo)
