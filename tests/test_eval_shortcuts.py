@@ -27,7 +27,7 @@ from pokerkit import (
     StandardLowHand,
 )
 
-from auditor.replay.cards import category, high_key, low_key
+from auditor.replay.cards import category, high_key, low_key, norm, norm_all
 from auditor.replay.showdown import EVALUATORS, evaluate
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
@@ -125,3 +125,8 @@ def test_shortdeck_key_and_category_are_pokerkits(deck: list[str], n_board: int)
     _same_order(high_key("shortdeck", h1, board), high_key("shortdeck", h2, board), p1, p2)
     text = str(p1).split(" (")[0].lower()
     assert category("shortdeck", h1, board) == {"pair": "one pair"}.get(text, text)
+
+
+@given(st.lists(st.sampled_from([*DECK, "10h", "10s", "??", "X", "Ahh"]), max_size=8))
+def test_norm_all_is_norm_of_each_card(cards: list[str]) -> None:
+    assert norm_all(cards) == tuple(norm(c) for c in cards)

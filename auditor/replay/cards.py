@@ -42,6 +42,16 @@ def norm(card: str) -> str:
     return "T" + card[2:] if card.startswith("10") else card
 
 
+def norm_all(cards: Sequence[str]) -> tuple[str, ...]:
+    """:func:`norm` of every card, as a tuple: the cards themselves when none needs it (every card
+    of two characters: only a ten printed ``10h`` is longer), without a call per card."""
+    out = tuple(cards)
+    for c in out:
+        if len(c) != 2:
+            return tuple([norm(c) for c in out])
+    return out
+
+
 HOLE_CARDS = {"holdem": 2, "shortdeck": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
               "courchevel": 5, "courchevel_hilo": 5, "omaha6": 6}  # fmt: skip
 
@@ -136,7 +146,7 @@ def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
 
 def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best high hand (greater is better), or None when it cannot be evaluated."""
-    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    hole_t, board_t = norm_all(hole), norm_all(board)
     if not (known(hole_t) and known(board_t)) or len(hole_t) != HOLE_CARDS.get(game, 2) or not 3 <= len(board_t) <= 5:
         return None  # to win, all hole cards must be tabled (more than the game deals: H004, not evaluated)
     if game == "shortdeck":
@@ -164,7 +174,7 @@ def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best qualifying eight-or-better low (greater is better), or None (no low)."""
     if game not in HILO_GAMES:
         return None
-    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    hole_t, board_t = norm_all(hole), norm_all(board)
     if not (known(hole_t) and known(board_t)):
         return None
     if not (low_ranks(board_t) >= 3 and low_ranks(hole_t) >= 2):
@@ -183,7 +193,10 @@ def category(game: str, hole: Sequence[str], board: Sequence[str]) -> str | None
     if key is None:
         return None
     if game == "shortdeck":
-        text = str(_shortdeck(tuple(norm(c) for c in hole), tuple(norm(c) for c in board)).label.value).lower()
+        text = str(_shortdeck(norm_all(hole), norm_all(board)).label.value).lower()
         return {"pair": "one pair"}.get(text, text)
     rank = -int(key)
-    return next(name for bound, name in _CATEGORIES if rank <= bound)
+    for bound, name in _CATEGORIES:
+        if rank <= bound:
+            return name
+    return None  # (a phevaluator rank is at most 7462: never reached)

@@ -30,7 +30,7 @@ from typing import Any
 from phevaluator import evaluate_cards
 
 from auditor import model as M
-from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, low_ranks, norm
+from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, low_ranks, norm_all
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -103,7 +103,7 @@ def evaluate(game: str, cards: Sequence[str]) -> tuple[Any, Any] | None:
     not the game's number of cards).  Keys compare greater for the better hand; the low key is None
     when the hand has no qualifying low."""
     n, high, low = EVALUATORS[game]
-    cards_t = tuple(norm(c) for c in cards)
+    cards_t = norm_all(cards)
     if not known(cards_t) or len(cards_t) != n or len(set(cards_t)) != n:
         return None
     h = high(cards_t)
