@@ -694,12 +694,22 @@ class Replay:
             pl.stack, pl.all_in, stack = 0, True, add
             if before is not None:
                 before = (*before[:5], add, *before[6:])
-        facts: tuple[Any, ...] = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb,
-                                            True, None, None, None, 0, False, None)  # fmt: skip
         after = pl.stack
-        args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                add, after, after == 0 or pl.capped)  # fmt: skip
-        self.steps.append(Step(*args))
+        done = after == 0 or pl.capped
+        name = expected.name if expected is not None else None
+        if before is None:  # a post: no betting facts
+            self.steps.append(Step(i, e, self.street, betting and self.betting, name, False, pl.seated, False, False,
+                                   False, stack, 0, 0, 0, 0, 0, 0, self.bb, True, None, None, None, 0, False, None,
+                                   add, after, done))  # fmt: skip
+            return
+        # (the facts by name, then one call with every field: no tuple of 28 built and unpacked again;
+        # the compiled build calls the native constructor directly)
+        (hand_over, seated, folded, all_in, acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc,
+         min_raise_to, min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left) = before  # fmt: skip
+        self.steps.append(Step(i, e, self.street, betting and self.betting, name, hand_over, seated, folded, all_in,
+                               acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to,
+                               min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left, add, after,
+                               done))  # fmt: skip
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
