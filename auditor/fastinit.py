@@ -49,6 +49,17 @@ def freeze(cls: type) -> None:
     type.__setattr__(cls, "__delattr__", refuse_deletion)
 
 
+def frozen_class(cls: type) -> None:
+    """:func:`freeze` the dataclass ``cls``, and in pure Python give it the cheaper ``__init__``
+    (:func:`speed_up`, or :func:`speed_up_unslotted` for a class without slots); a compiled class
+    (mypyc) keeps its own, native one.  Raises ``TypeError`` if the class cannot be sped up."""
+    freeze(cls)
+    if "__mypyc_attrs__" in cls.__dict__:
+        return
+    if not (speed_up(cls) if "__slots__" in cls.__dict__ else speed_up_unslotted(cls)):
+        raise TypeError(f"{cls.__name__}: its __init__ cannot be sped up (auditor/fastinit.py)")
+
+
 def _frozen(cls: type, params: Any) -> bool:
     return bool(params.frozen) or cls.__dict__.get("__setattr__") is refuse_assignment
 

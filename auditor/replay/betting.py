@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from auditor import model as M
-from auditor.fastinit import freeze, speed_up
+from auditor.fastinit import frozen_class
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
@@ -933,6 +933,4 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 # is the same code the dataclass would write.  ``StreetOpen`` is frozen as the model's classes are
 # (``auditor/model.py``): declared ``unsafe_hash=True``, made to refuse assignment here, and given
 # the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
-freeze(StreetOpen)
-if "__mypyc_attrs__" not in StreetOpen.__dict__ and not speed_up(StreetOpen):  # (pure Python)
-    raise TypeError("StreetOpen: its __init__ cannot be sped up (auditor/fastinit.py)")
+frozen_class(StreetOpen)

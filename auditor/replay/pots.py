@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from auditor import model as M
-from auditor.fastinit import freeze, speed_up_unslotted
+from auditor.fastinit import frozen_class
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
@@ -689,7 +689,5 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
 # pure Python (callers read ``pot.__dict__``), where they get an ``__init__`` that fills it
 # (``fastinit.speed_up_unslotted``).  ``PotTrace`` is not frozen: its own ``__init__`` is the one the
 # dataclass would write (``tests/test_fastinit.py`` checks each against the fields).
-for _cls in (Pot, Award):
-    freeze(_cls)
-    if "__mypyc_attrs__" not in _cls.__dict__ and not speed_up_unslotted(_cls):  # (pure Python)
-        raise TypeError(f"{_cls.__name__}: its __init__ cannot be sped up (auditor/fastinit.py)")
+frozen_class(Pot)
+frozen_class(Award)
