@@ -848,7 +848,9 @@ class Replay:
 
     def run(self) -> Trace:
         by_type = self.trace.by_type  # (no handler reads it while the replay runs: filled as it goes)
-        on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
+        # (handlers called as methods: the compiled build calls them natively, where a bound method
+        # kept in a local is a generic call; the event classes read once)
+        action_t, post_t, board_t = M.Action, M.Post, M.Board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
             same = by_type.get(t)
@@ -856,12 +858,12 @@ class Replay:
                 by_type[t] = [e]
             else:
                 same.append(e)
-            if t is M.Action:
-                on_action(i, e)  # type: ignore[arg-type]
-            elif t is M.Post:
-                on_post(i, e)  # type: ignore[arg-type]
-            elif t is M.Board:
-                on_board(i, e)  # type: ignore[arg-type]
+            if t is action_t:
+                self.on_action(i, e)  # type: ignore[arg-type]
+            elif t is post_t:
+                self.on_post(i, e)  # type: ignore[arg-type]
+            elif t is board_t:
+                self.on_board(i, e)  # type: ignore[arg-type]
             elif t in _OTHER:
                 self._other(i, e)
             elif t not in _IGNORED:
