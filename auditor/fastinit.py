@@ -31,6 +31,12 @@ def _slot_setters(cls: type) -> dict[str, Any] | None:
     return out
 
 
+def by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A frozen dataclass's ``__reduce__``: rebuilt through its constructor (a compiled frozen
+    class, mypyc, refuses unpickling by setting attributes)."""
+    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+
+
 def refuse_assignment(self: object, name: str, value: object) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
@@ -87,7 +93,8 @@ def speed_up_unslotted(cls: type) -> bool:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not _frozen(cls, params) or hasattr(cls, "__post_init__"):
         return False
-    if any("__slots__" in k.__dict__ for k in cls.__mro__[:-1]):
+    if "__mypyc_attrs__" in cls.__dict__ or any("__slots__" in k.__dict__ for k in cls.__mro__[:-1]):
+        # (a compiled class keeps its native __init__; a slotted one is speed_up's)
         return False
     fields = dataclasses.fields(cls)
     if any(not f.init or f.kw_only for f in fields):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from auditor import model as M
-from auditor.fastinit import frozen_class
+from auditor.fastinit import by_fields, frozen_class
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
@@ -229,6 +229,9 @@ class StreetOpen:
         self.index = index
         self.event = event
         self.pending = pending
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass

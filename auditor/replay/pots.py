@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from auditor import model as M
-from auditor.fastinit import frozen_class
+from auditor.fastinit import by_fields, frozen_class
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
@@ -60,6 +60,9 @@ class Pot:
         self.dead = dead
         self.net = net
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
+
 
 @dataclass(unsafe_hash=True)  # frozen: see the end of the module
 class Award:
@@ -90,6 +93,9 @@ class Award:
         self.winners = winners
         self.shares = shares
         self.why = why
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass
