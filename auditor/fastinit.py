@@ -31,6 +31,12 @@ def _slot_setters(cls: type) -> dict[str, Any] | None:
     return out
 
 
+def by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A frozen dataclass's ``__reduce__``: rebuilt through its constructor (a compiled frozen
+    class, mypyc, refuses unpickling by setting attributes)."""
+    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
+
+
 def refuse_assignment(self: object, name: str, value: object) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
 
@@ -49,6 +55,17 @@ def freeze(cls: type) -> None:
     type.__setattr__(cls, "__delattr__", refuse_deletion)
 
 
+def frozen_class(cls: type) -> None:
+    """:func:`freeze` the dataclass ``cls``, and in pure Python give it the cheaper ``__init__``
+    (:func:`speed_up`, or :func:`speed_up_unslotted` for a class without slots); a compiled class
+    (mypyc) keeps its own, native one.  Raises ``TypeError`` if the class cannot be sped up."""
+    freeze(cls)
+    if "__mypyc_attrs__" in cls.__dict__:
+        return
+    if not (speed_up(cls) if "__slots__" in cls.__dict__ else speed_up_unslotted(cls)):
+        raise TypeError(f"{cls.__name__}: its __init__ cannot be sped up (auditor/fastinit.py)")
+
+
 def _frozen(cls: type, params: Any) -> bool:
     return bool(params.frozen) or cls.__dict__.get("__setattr__") is refuse_assignment
 
@@ -65,24 +82,47 @@ def speed_up(cls: type) -> bool:
         return False
     if len(fields) != len(setters):
         return False
-    ns: dict[str, Any] = {"_MISSING": _NO_DEFAULT}
+    ns: dict[str, Any] = {f"_set{i}": setters[f.name] for i, f in enumerate(fields)}
+    return _install(cls, fields, ns, [], lambda i, name, value: f"    _set{i}(self, {value})")
+
+
+def speed_up_unslotted(cls: type) -> bool:
+    """The same for a frozen dataclass *without* slots (its fields live in the instance's
+    ``__dict__``, which some callers read): an ``__init__`` that stores each field in the instance's
+    dictionary, as ``object.__setattr__`` would, without the per-field call.  Returns whether it did."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not _frozen(cls, params) or hasattr(cls, "__post_init__"):
+        return False
+    if "__mypyc_attrs__" in cls.__dict__ or any("__slots__" in k.__dict__ for k in cls.__mro__[:-1]):
+        # (a compiled class keeps its native __init__; a slotted one is speed_up's)
+        return False
+    fields = dataclasses.fields(cls)
+    if any(not f.init or f.kw_only for f in fields):
+        return False
+    return _install(cls, fields, {}, ["    _d = self.__dict__"], lambda i, name, value: f"    _d[{name!r}] = {value}")
+
+
+def _install(cls: type, fields: tuple[dataclasses.Field[Any], ...], ns: dict[str, Any], head: list[str],
+             store: Any) -> bool:  # fmt: skip
+    """Write and install the ``__init__`` of ``fields``; ``store(i, name, value)`` is the line that
+    sets field ``i``."""
+    ns["_MISSING"] = _NO_DEFAULT
     args: list[str] = []
-    body: list[str] = []
+    body: list[str] = list(head)
     for i, f in enumerate(fields):
-        ns[f"_set{i}"] = setters[f.name]
         if f.default is not _NO_DEFAULT:
             ns[f"_dflt{i}"] = f.default
             args.append(f"{f.name}=_dflt{i}")
-            body.append(f"    _set{i}(self, {f.name})")
+            body.append(store(i, f.name, f.name))
         elif f.default_factory is not _NO_DEFAULT:
             ns[f"_fact{i}"] = f.default_factory
             args.append(f"{f.name}=_MISSING")
-            body.append(f"    _set{i}(self, _fact{i}() if {f.name} is _MISSING else {f.name})")
+            body.append(store(i, f.name, f"_fact{i}() if {f.name} is _MISSING else {f.name}"))
         else:
             if any(a.find("=") >= 0 for a in args):
                 return False  # (a dataclass would have refused this order already)
             args.append(f.name)
-            body.append(f"    _set{i}(self, {f.name})")
+            body.append(store(i, f.name, f.name))
     src = f"def __init__(self, {', '.join(args)}):\n" + "\n".join(body or ["    pass"]) + "\n"
     exec(src, ns)  # generated from the class's own field list, as dataclasses does
     init = ns["__init__"]

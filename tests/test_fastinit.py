@@ -167,3 +167,110 @@ def test_kinds_are_the_declared_literals() -> None:
     kinds = list(tables.KIND.categories)
     assert kinds[:2] == ["fold", "check"] and {"insurance", "ante", "sits_out"} <= set(kinds)
     assert len(kinds) == len(set(kinds)) == sum(len(typing.get_args(v)) for v in M.KINDS.values())
+
+
+# --------------------------------------------------------------------------- the replay's classes
+def _replay_classes() -> list[type]:
+    from auditor.replay import betting, pots
+
+    return [betting.Player, betting.Step, betting.StreetOpen, betting.Trace, pots.Pot, pots.Award, pots.PotTrace]
+
+
+@pytest.mark.parametrize("cls", _replay_classes(), ids=lambda c: c.__name__)
+def test_each_replay_init_sets_the_declared_fields(cls: type) -> None:
+    """The replay's per-hand classes write their own ``__init__`` (native stores when compiled): it
+    takes the dataclass's fields, in order, with their defaults (None for a default factory, which
+    it calls), and sets each field from its parameter."""
+    import sys
+
+    source = Path(sys.modules[cls.__module__].__file__ or "").with_name(cls.__module__.rsplit(".", 1)[1] + ".py")
+    tree = ast.parse(source.read_text("utf-8"))  # (the .py shipped beside a compiled module's .so)
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
+    init = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+    fields = dataclasses.fields(cls)
+    params = init.args.args[1:]
+    assert [a.arg for a in params] == [f.name for f in fields]
+    defaults = dict(
+        zip([a.arg for a in params][len(params) - len(init.args.defaults) :], init.args.defaults, strict=True)
+    )
+    expected = []
+    for f in fields:
+        if f.default is not dataclasses.MISSING:
+            assert ast.literal_eval(defaults[f.name]) == f.default, f.name
+            expected.append(f"self.{f.name} = {f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            assert ast.literal_eval(defaults[f.name]) is None, f.name
+            expected.append(f"self.{f.name} = {f.default_factory()!r} if {f.name} is None else {f.name}")
+        else:
+            assert f.name not in defaults, f.name
+            expected.append(f"self.{f.name} = {f.name}")
+    assert [ast.unparse(st) for st in init.body] == expected
+
+
+@pytest.mark.parametrize("name", ["StreetOpen", "Pot", "Award"])
+def test_frozen_replay_classes(name: str) -> None:
+    """``StreetOpen``, ``Pot`` and ``Award`` stay frozen (assignment refused), equal and hashed by
+    their fields, rebuilt by ``dataclasses.replace`` and pickled; ``Pot`` keeps its ``__dict__``
+    in pure Python (``convert/check.py`` reads it)."""
+    from auditor.replay import betting, pots
+
+    if name == "StreetOpen":
+        board = M.Board(3, 1, "flop", 1, ("Ah", "Kd", "2c"))
+        a, b = betting.StreetOpen(4, board, ("ann",)), betting.StreetOpen(index=4, event=board, pending=("ann",))
+        field, other = "index", 5
+    elif name == "Pot":
+        a, b = pots.Pot("main", 10, ("a", "b"), 0, 5, 2, 0), pots.Pot("main", 10, ("a", "b"), 0, 5, 2, 0, net=0)
+        field, other = "net", 8
+        if not _native(pots.Pot):
+            assert a.__dict__ == {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
+    else:
+        a = pots.Award("main", 1, "all", 10, ("a",), (("a", 10),), "best hand")
+        b = pots.Award(pot="main", run=1, half="all", amount=10, winners=("a",), shares=(("a", 10),), why="best hand")
+        field, other = "amount", 9
+    assert a == b and hash(a) == hash(b)
+    c = dataclasses.replace(a, **{field: other})
+    assert getattr(c, field) == other and c != a
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(a, field, other)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        delattr(a, field)
+    assert pickle.loads(pickle.dumps(a)) == a  # (through the constructor: a compiled frozen class needs it)
+
+
+def test_speed_up_unslotted() -> None:
+    @dataclasses.dataclass(unsafe_hash=True)
+    class Thing:
+        a: int
+        b: list[int] = dataclasses.field(default_factory=list)
+        c: str = "x"
+
+        def __init__(self, a: int, b: list[int] | None = None, c: str = "x") -> None:
+            raise AssertionError("replaced")
+
+    from auditor.fastinit import freeze, speed_up_unslotted
+
+    freeze(Thing)
+    assert speed_up_unslotted(Thing)
+    t = Thing(1)
+    assert (
+        (t.a, t.b, t.c) == (1, [], "x")
+        and t.b is not Thing(1).b
+        and Thing(2, [3], c="y").__dict__
+        == {
+            "a": 2,
+            "b": [3],
+            "c": "y",
+        }
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.a = 2
+
+    @dataclasses.dataclass(slots=True, unsafe_hash=True)
+    class Slotted:
+        a: int
+
+        def __init__(self, a: int) -> None:
+            self.a = a
+
+    freeze(Slotted)
+    assert not speed_up_unslotted(Slotted)  # slotted: speed_up's

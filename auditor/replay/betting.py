@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from auditor import model as M
+from auditor.fastinit import by_fields, frozen_class
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
 
@@ -65,6 +66,44 @@ class Player:
     stack_known: bool = True
     dealt: bool = False  # in the turn order (``Replay.order``): counted by ``Replay.unfolded``
 
+    def __init__(
+        self,
+        name: str,
+        seat: int,
+        stack0: int,
+        stack: int,
+        street_bet: int = 0,
+        live_total: int = 0,
+        ante_total: int = 0,
+        dead: int = 0,
+        returned: int = 0,
+        folded: bool = False,
+        all_in: bool = False,
+        capped: bool = False,
+        acted: bool = False,
+        seated: bool = True,
+        pos: float = 0.0,
+        stack_known: bool = True,
+        dealt: bool = False,
+    ) -> None:
+        self.name = name
+        self.seat = seat
+        self.stack0 = stack0
+        self.stack = stack
+        self.street_bet = street_bet
+        self.live_total = live_total
+        self.ante_total = ante_total
+        self.dead = dead
+        self.returned = returned
+        self.folded = folded
+        self.all_in = all_in
+        self.capped = capped
+        self.acted = acted
+        self.seated = seated
+        self.pos = pos
+        self.stack_known = stack_known
+        self.dealt = dealt
+
     @property
     def active(self) -> bool:
         return not (self.folded or self.all_in or self.capped)
@@ -112,14 +151,87 @@ class Step:
     stack_after: int  # the player's chips after the action (never below 0)
     all_in_after: bool  # the action left the player with no chips (or at the CAP)
 
+    def __init__(
+        self,
+        index: int,
+        event: M.Action | M.Post,
+        street: M.Street,
+        betting: bool,
+        expected: str | None,
+        hand_over: bool,
+        actor_seated: bool,
+        actor_folded: bool,
+        actor_all_in: bool,
+        acted_before: bool,
+        stack: int,
+        street_bet: int,
+        current_bet: int,
+        to_call: int,
+        call_to: int,
+        min_inc: int,
+        min_raise_to: int,
+        min_bet: int,
+        reopened: bool,
+        pl_max_to: int | None,
+        fl_bet: int | None,
+        fl_expected_to: int | None,
+        fl_raises: int,
+        fl_cap_exceeded: bool,
+        cap_left: int | None,
+        add: int,
+        stack_after: int,
+        all_in_after: bool,
+    ) -> None:
+        self.index = index
+        self.event = event
+        self.street = street
+        self.betting = betting
+        self.expected = expected
+        self.hand_over = hand_over
+        self.actor_seated = actor_seated
+        self.actor_folded = actor_folded
+        self.actor_all_in = actor_all_in
+        self.acted_before = acted_before
+        self.stack = stack
+        self.street_bet = street_bet
+        self.current_bet = current_bet
+        self.to_call = to_call
+        self.call_to = call_to
+        self.min_inc = min_inc
+        self.min_raise_to = min_raise_to
+        self.min_bet = min_bet
+        self.reopened = reopened
+        self.pl_max_to = pl_max_to
+        self.fl_bet = fl_bet
+        self.fl_expected_to = fl_expected_to
+        self.fl_raises = fl_raises
+        self.fl_cap_exceeded = fl_cap_exceeded
+        self.cap_left = cap_left
+        self.add = add
+        self.stack_after = stack_after
+        self.all_in_after = all_in_after
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class StreetOpen:
     """A new street was dealt (a Board event): who still had to act at that moment."""
 
     index: int
     event: M.Board
     pending: tuple[str, ...]
+
+    def __init__(
+        self,
+        index: int,
+        event: M.Board,
+        pending: tuple[str, ...],
+    ) -> None:
+        self.index = index
+        self.event = event
+        self.pending = pending
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass
@@ -138,6 +250,32 @@ class Trace:
     by_type: dict[type, list[Any]] = field(default_factory=dict)
     # what rules derive from the finished trace and share (e.g. the live betting steps): one pass each
     cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __init__(
+        self,
+        hand: M.Hand,
+        profile: Profile,
+        facts: ExportFacts,
+        players: dict[str, Player],
+        order: list[Player],
+        steps: list[Step] | None = None,
+        streets: list[StreetOpen] | None = None,
+        betting: bool = True,
+        big_blind: int = 0,
+        by_type: dict[type, list[Any]] | None = None,
+        cache: dict[str, Any] | None = None,
+    ) -> None:
+        self.hand = hand
+        self.profile = profile
+        self.facts = facts
+        self.players = players
+        self.order = order
+        self.steps = [] if steps is None else steps
+        self.streets = [] if streets is None else streets
+        self.betting = betting
+        self.big_blind = big_blind
+        self.by_type = {} if by_type is None else by_type
+        self.cache = {} if cache is None else cache
 
     def of(self, cls: type[E]) -> list[E]:
         """The hand's events of one type, in order (indexed once by the replay)."""
@@ -559,12 +697,22 @@ class Replay:
             pl.stack, pl.all_in, stack = 0, True, add
             if before is not None:
                 before = (*before[:5], add, *before[6:])
-        facts: tuple[Any, ...] = before or (False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0, self.bb,
-                                            True, None, None, None, 0, False, None)  # fmt: skip
         after = pl.stack
-        args = (i, e, self.street, betting and self.betting, expected.name if expected else None, *facts,
-                add, after, after == 0 or pl.capped)  # fmt: skip
-        self.steps.append(Step(*args))
+        done = after == 0 or pl.capped
+        name = expected.name if expected is not None else None
+        if before is None:  # a post: no betting facts
+            self.steps.append(Step(i, e, self.street, betting and self.betting, name, False, pl.seated, False, False,
+                                   False, stack, 0, 0, 0, 0, 0, 0, self.bb, True, None, None, None, 0, False, None,
+                                   add, after, done))  # fmt: skip
+            return
+        # (the facts by name, then one call with every field: no tuple of 28 built and unpacked again;
+        # the compiled build calls the native constructor directly)
+        (hand_over, seated, folded, all_in, acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc,
+         min_raise_to, min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left) = before  # fmt: skip
+        self.steps.append(Step(i, e, self.street, betting and self.betting, name, hand_over, seated, folded, all_in,
+                               acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to,
+                               min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left, add, after,
+                               done))  # fmt: skip
 
     def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
         """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
@@ -703,7 +851,9 @@ class Replay:
 
     def run(self) -> Trace:
         by_type = self.trace.by_type  # (no handler reads it while the replay runs: filled as it goes)
-        on_post, on_action, on_board = self.on_post, self.on_action, self.on_board
+        # (handlers called as methods: the compiled build calls them natively, where a bound method
+        # kept in a local is a generic call; the event classes read once)
+        action_t, post_t, board_t = M.Action, M.Post, M.Board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
             same = by_type.get(t)
@@ -711,12 +861,12 @@ class Replay:
                 by_type[t] = [e]
             else:
                 same.append(e)
-            if t is M.Action:
-                on_action(i, e)  # type: ignore[arg-type]
-            elif t is M.Post:
-                on_post(i, e)  # type: ignore[arg-type]
-            elif t is M.Board:
-                on_board(i, e)  # type: ignore[arg-type]
+            if t is action_t:
+                self.on_action(i, e)  # type: ignore[arg-type]
+            elif t is post_t:
+                self.on_post(i, e)  # type: ignore[arg-type]
+            elif t is board_t:
+                self.on_board(i, e)  # type: ignore[arg-type]
             elif t in _OTHER:
                 self._other(i, e)
             elif t not in _IGNORED:
@@ -781,3 +931,11 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 
         return DrawReplay
     return Replay
+
+
+# The classes built per hand write their own ``__init__``: the compiled build (mypyc) turns it into
+# native stores (a dataclass's generated ``__init__`` stays interpreted there); in pure Python it
+# is the same code the dataclass would write.  ``StreetOpen`` is frozen as the model's classes are
+# (``auditor/model.py``): declared ``unsafe_hash=True``, made to refuse assignment here, and given
+# the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
+frozen_class(StreetOpen)

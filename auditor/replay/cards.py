@@ -2,9 +2,11 @@
 
 * High hands of Hold'em and Omaha (4, 5 and 6 cards, Courchevel) use ``phevaluator`` (a perfect
   hash evaluator in C): Omaha takes exactly two hole cards and three board cards.
-* Eight-or-better lows and short deck (6+) use ``pokerkit``'s hand types.
+* Eight-or-better lows and short deck (6+) use ``pokerkit``'s hand lookups (:func:`best_entry`:
+  the lookup table of the hand type, asked about each five-card combination the hand type's
+  ``from_game`` would try, the best kept).
 
-Every function returns a *key*: a value where greater means a better hand (for lows: a better
+Every function returns a *key*: an ``int`` where greater means a better hand (for lows: a better
 low), comparable only with keys of the same game.
 """
 
@@ -40,6 +42,16 @@ def norm(card: str) -> str:
     return "T" + card[2:] if card.startswith("10") else card
 
 
+def norm_all(cards: Sequence[str]) -> tuple[str, ...]:
+    """:func:`norm` of every card, as a tuple: the cards themselves when none needs it (every card
+    of two characters: only a ten printed ``10h`` is longer), without a call per card."""
+    out = tuple(cards)
+    for c in out:
+        if len(c) != 2:
+            return tuple([norm(c) for c in out])
+    return out
+
+
 HOLE_CARDS = {"holdem": 2, "shortdeck": 2, "omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5,
               "courchevel": 5, "courchevel_hilo": 5, "omaha6": 6}  # fmt: skip
 
@@ -57,6 +69,71 @@ def known(cards: Sequence[str]) -> bool:
     return bool(cards) and CARDS.issuperset(cards)
 
 
+#: pokerkit's lookup of each hand type used here, by the hand type's name (made when first asked:
+#: no evaluator import until a game needs it)
+_LOOKUPS: dict[str, Any] = {}
+#: what a lookup answered, by lookup, the cards' ranks, whether they share one suit and whether no
+#: two share a suit (what a pokerkit lookup's entry depends on: its key is the product of one prime
+#: per rank and the suitedness; the badugi lookup refuses two cards of a suit); at most a few
+#: thousand patterns of ranks per lookup, so bounded
+_ENTRIES: dict[tuple[str, str, bool, bool], Any] = {}
+
+
+def lookup(hand_type: str) -> Any:
+    """The lookup table of pokerkit's hand type ``hand_type`` (``StandardHighHand.lookup``, ...)."""
+    table = _LOOKUPS.get(hand_type)
+    if table is None:
+        import pokerkit
+
+        table = _LOOKUPS[hand_type] = getattr(pokerkit, hand_type).lookup
+    return table
+
+
+def entry(hand_type: str, cards: tuple[str, ...]) -> Any:
+    """pokerkit's lookup entry of (up to five) normalised cards for ``hand_type``, or None when they
+    make no hand of that type (e.g. no eight-or-better low, a badugi with two cards of a suit).
+    Remembered by what the entry depends on (ranks, suitedness, distinct suits)."""
+    suits = {c[1] for c in cards}
+    key = (hand_type, "".join(sorted([c[0] for c in cards])), len(suits) == 1, len(suits) == len(cards))
+    found = _ENTRIES.get(key, _NOT_YET)
+    if found is _NOT_YET:
+        try:
+            found = lookup(hand_type).get_entry_or_none("".join(cards))
+        except ValueError:  # (the badugi lookup's answer for cards of one suit)
+            found = None
+        _ENTRIES[key] = found
+    return found
+
+
+_NOT_YET = object()
+
+
+def best_entry(hand_type: str, combos: Iterable[tuple[str, ...]], low: bool) -> Any:
+    """The strongest of pokerkit's lookup entries of ``combos`` (combinations of five cards, fewer
+    for badugi) for the hand type ``hand_type``, or None when none makes a hand: what the hand
+    type's ``from_game`` ranks by (its hands compare by their entries' index, a greater index
+    stronger for a high hand and weaker for a low one), without a hand object per combination."""
+    best: Any = None
+    for combo in combos:
+        e = entry(hand_type, combo)
+        if e is not None and (best is None or (e.index < best.index if low else e.index > best.index)):
+            best = e
+    return best
+
+
+def entry_key(e: Any, low: bool) -> int | None:
+    """A key (greater is better) of a lookup entry of :func:`best_entry`."""
+    if e is None:
+        return None
+    return -int(e.index) if low else int(e.index)
+
+
+def clear_caches() -> None:
+    """Forget every evaluation remembered across hands (benchmarks measure the evaluation cold)."""
+    _high_rank.cache_clear()
+    _ENTRIES.clear()
+
+
 @lru_cache(maxsize=65536)
 def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
     """phevaluator rank (lower is better) of the best high hand."""
@@ -69,16 +146,19 @@ def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
 
 def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best high hand (greater is better), or None when it cannot be evaluated."""
-    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    hole_t, board_t = norm_all(hole), norm_all(board)
     if not (known(hole_t) and known(board_t)) or len(hole_t) != HOLE_CARDS.get(game, 2) or not 3 <= len(board_t) <= 5:
         return None  # to win, all hole cards must be tabled (more than the game deals: H004, not evaluated)
     if game == "shortdeck":
-        from pokerkit import ShortDeckHoldemHand
-
-        return ShortDeckHoldemHand.from_game("".join(hole_t), "".join(board_t))
+        return entry_key(_shortdeck(hole_t, board_t), False)
     if game not in EVALUATED_GAMES or (game in OMAHA_GAMES and len(board_t) < 3):
         return None
     return -_high_rank(game, hole_t, board_t)
+
+
+def _shortdeck(hole: tuple[str, ...], board: tuple[str, ...]) -> Any:
+    """The entry of the best short-deck hand of any five of the cards (``ShortDeckHoldemHand.from_game``)."""
+    return best_entry("ShortDeckHoldemHand", combinations(hole + board, 5), False)
 
 
 LOW_RANKS = frozenset("A2345678")
@@ -94,20 +174,17 @@ def low_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best qualifying eight-or-better low (greater is better), or None (no low)."""
     if game not in HILO_GAMES:
         return None
-    hole_t, board_t = tuple(norm(c) for c in hole), tuple(norm(c) for c in board)
+    hole_t, board_t = norm_all(hole), norm_all(board)
     if not (known(hole_t) and known(board_t)):
         return None
     if not (low_ranks(board_t) >= 3 and low_ranks(hole_t) >= 2):
         return None  # no two hole and three board cards of five different ranks 8 or lower: no low
-    from pokerkit import OmahaEightOrBetterLowHand
-
-    try:
-        # only cards of A to 8 can be in a low: the others are left out (pokerkit tries every two
-        # hole and three board cards; the combinations that remain come in the same order)
-        return OmahaEightOrBetterLowHand.from_game("".join(c for c in hole_t if c[0] in LOW_RANKS),
-                                                   "".join(c for c in board_t if c[0] in LOW_RANKS))  # fmt: skip
-    except ValueError:
-        return None
+    # only cards of A to 8 can be in a low: the others are left out; two hole cards and three board
+    # cards, as ``OmahaEightOrBetterLowHand.from_game`` combines them
+    hole_low = [c for c in hole_t if c[0] in LOW_RANKS]
+    board_low = [c for c in board_t if c[0] in LOW_RANKS]
+    combos = (h + b for h in combinations(hole_low, 2) for b in combinations(board_low, 3))
+    return entry_key(best_entry("OmahaEightOrBetterLowHand", combos, True), True)
 
 
 def category(game: str, hole: Sequence[str], board: Sequence[str]) -> str | None:
@@ -116,7 +193,10 @@ def category(game: str, hole: Sequence[str], board: Sequence[str]) -> str | None
     if key is None:
         return None
     if game == "shortdeck":
-        text = str(key).split(" (")[0].lower()
+        text = str(_shortdeck(norm_all(hole), norm_all(board)).label.value).lower()
         return {"pair": "one pair"}.get(text, text)
     rank = -int(key)
-    return next(name for bound, name in _CATEGORIES if rank <= bound)
+    for bound, name in _CATEGORIES:
+        if rank <= bound:
+            return name
+    return None  # (a phevaluator rank is at most 7462: never reached)

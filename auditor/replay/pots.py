@@ -21,12 +21,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from auditor import model as M
+from auditor.fastinit import by_fields, frozen_class
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)  # frozen: see the end of the module
 class Pot:
     """One pot (a layer of contributions): gross amount, who may win it, how it was formed."""
 
@@ -39,8 +40,31 @@ class Pot:
     dead: int  # dead money (dead blinds, house money) in this pot
     net: int = 0  # after rake and fees
 
+    def __init__(
+        self,
+        label: str,
+        amount: int,
+        eligible: tuple[str, ...],
+        low: int,
+        high: int,
+        contributors: int,
+        dead: int,
+        net: int = 0,
+    ) -> None:
+        self.label = label
+        self.amount = amount
+        self.eligible = eligible
+        self.low = low
+        self.high = high
+        self.contributors = contributors
+        self.dead = dead
+        self.net = net
 
-@dataclass(frozen=True)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
+
+
+@dataclass(unsafe_hash=True)  # frozen: see the end of the module
 class Award:
     """One share of a pot: a run (board), a half (high/low/all), its winners and their shares."""
 
@@ -51,6 +75,27 @@ class Award:
     winners: tuple[str, ...]
     shares: tuple[tuple[str, int], ...]
     why: str
+
+    def __init__(
+        self,
+        pot: str,
+        run: int,
+        half: str,
+        amount: int,
+        winners: tuple[str, ...],
+        shares: tuple[tuple[str, int], ...],
+        why: str,
+    ) -> None:
+        self.pot = pot
+        self.run = run
+        self.half = half
+        self.amount = amount
+        self.winners = winners
+        self.shares = shares
+        self.why = why
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass
@@ -87,6 +132,60 @@ class PotTrace:
     antes_unattributed: int = 0
     # the judgement of the total and conservation depends on who paid them (an uncalled part)
     antes_decide_total: bool = True
+
+    def __init__(
+        self,
+        contributions: dict[str, int],
+        dead: dict[str, int],
+        house: int,
+        expected_returns: dict[str, int],
+        printed_returns: dict[str, int],
+        pots: list[Pot],
+        total_expected: int,
+        claim: M.PotClaim | None,
+        rake: int,
+        fees: int,
+        awards: list[Award] | None = None,
+        expected_paid: dict[str, int] | None = None,
+        collected: dict[str, int] | None = None,
+        contenders: dict[str, tuple[str, ...]] | None = None,
+        decided: bool = True,
+        allocation_known: bool = True,
+        paid_low: dict[str, int] | None = None,
+        paid_high: dict[str, int] | None = None,
+        notes: list[str] | None = None,
+        boards: dict[int, tuple[str, ...]] | None = None,
+        hole: dict[str, tuple[str, ...]] | None = None,
+        cache: dict[str, Any] | None = None,
+        betting_unprinted: bool = False,
+        antes_unattributed: int = 0,
+        antes_decide_total: bool = True,
+    ) -> None:
+        self.contributions = contributions
+        self.dead = dead
+        self.house = house
+        self.expected_returns = expected_returns
+        self.printed_returns = printed_returns
+        self.pots = pots
+        self.total_expected = total_expected
+        self.claim = claim
+        self.rake = rake
+        self.fees = fees
+        self.awards = [] if awards is None else awards
+        self.expected_paid = {} if expected_paid is None else expected_paid
+        self.collected = {} if collected is None else collected
+        self.contenders = {} if contenders is None else contenders
+        self.decided = decided
+        self.allocation_known = allocation_known
+        self.paid_low = {} if paid_low is None else paid_low
+        self.paid_high = {} if paid_high is None else paid_high
+        self.notes = [] if notes is None else notes
+        self.boards = {} if boards is None else boards
+        self.hole = {} if hole is None else hole
+        self.cache = {} if cache is None else cache
+        self.betting_unprinted = betting_unprinted
+        self.antes_unattributed = antes_unattributed
+        self.antes_decide_total = antes_decide_total
 
 
 def _clockwise(t: Trace, names: list[str], keys: dict[str, int] | None = None) -> list[str]:
@@ -589,3 +688,12 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
         Award(pot.label, run, "high", high_half, tuple(hi_w), tuple(split(high_half, hi_w, unit)), "best high hand"),
         Award(pot.label, run, "low", low_half, tuple(lo_w), tuple(split(low_half, lo_w, unit)), "best low hand"),
     ]
+
+
+# ``Pot`` and ``Award`` write their own ``__init__`` (native stores when compiled) and are frozen
+# here, as the model's classes are (``auditor/model.py``); they keep an instance ``__dict__`` in
+# pure Python (callers read ``pot.__dict__``), where they get an ``__init__`` that fills it
+# (``fastinit.speed_up_unslotted``).  ``PotTrace`` is not frozen: its own ``__init__`` is the one the
+# dataclass would write (``tests/test_fastinit.py`` checks each against the fields).
+frozen_class(Pot)
+frozen_class(Award)

@@ -1,12 +1,15 @@
 """Awards of the games without a board: seven-card stud, stud hi/lo, razz and the draw games.
 
-Hands are ranked by pokerkit's evaluators (a maintained library; nothing here ranks a hand):
+Hands are ranked by maintained evaluators (nothing here ranks a hand): the high hands of stud and
+five-card draw by ``phevaluator`` (the best five of up to seven cards, as pokerkit's
+``StandardHighHand`` ranks them), the others by pokerkit's hand types' lookups
+(``cards.best_entry``: each five-card combination the hand type's ``from_game`` tries):
 
 =================  ==========================================================
-stud               ``StandardHighHand`` (best five of seven)
-stud hi/lo         ``StandardHighHand`` and ``EightOrBetterLowHand`` (8 or better)
+stud               ``phevaluator`` (``StandardHighHand``: best five of seven)
+stud hi/lo         the same, and ``EightOrBetterLowHand`` (8 or better)
 razz               ``RegularLowHand`` (ace-to-five low, best five of seven)
-5 card draw        ``StandardHighHand``
+5 card draw        ``phevaluator`` (``StandardHighHand``)
 2-7 single/triple  ``StandardLowHand`` (deuce-to-seven: straights, flushes count)
 A-5 triple draw    ``RegularLowHand``
 badugi             ``BadugiHand``
@@ -21,53 +24,68 @@ half (Robert's Rules of Poker v11, Split pot games; TDA 2026 Rule 22 (2024: 20))
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import Any
 
+from phevaluator import evaluate_cards
+
 from auditor import model as M
-from auditor.replay.cards import LOW_RANKS, known, low_ranks, norm
+from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, low_ranks, norm_all
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
 NO_BOARD_GAMES = frozenset({*STUD_GAMES, "draw"})
 
-Key = Callable[[str], Any]
+Key = Callable[[tuple[str, ...]], Any]
 
 
-def _pk(cls_name: str) -> Key:
-    def key(cards: str) -> Any:
-        import pokerkit
+def _phe_high(cards: tuple[str, ...]) -> Any:
+    """The best high hand of five to seven cards (greater is better): phevaluator's rank (1 is a
+    royal flush), the order of pokerkit's ``StandardHighHand``."""
+    return -int(evaluate_cards(*cards))
 
-        cls = getattr(pokerkit, cls_name)
-        try:
-            return cls.from_game(cards)
-        except ValueError:
-            return None
+
+def _pk(hand_type: str, low: bool) -> Key:
+    """The key of the best hand of pokerkit's ``hand_type`` among every five of the cards."""
+
+    def key(cards: tuple[str, ...]) -> Any:
+        return entry_key(best_entry(hand_type, combinations(cards, 5), low), low)
 
     return key
+
+
+def _badugi(cards: tuple[str, ...]) -> Any:
+    """The best badugi (``BadugiHand.from_game``: the most cards of different suits and ranks
+    first, then the lowest)."""
+    for n in range(4, 0, -1):
+        best = best_entry("BadugiHand", combinations(cards, n), True)
+        if best is not None:
+            return entry_key(best, True)
+    return None
 
 
 def _low8(key: Key) -> Key:
     """An eight-or-better low key that asks the evaluator only when five different ranks of A to 8
     are among the cards (otherwise there is no low: the evaluator would find none), and only about
-    those cards (a card above 8 is in no low; the five-card combinations left come in the same order)."""
+    those cards (a card above 8 is in no low)."""
 
-    def low(cards: str) -> Any:
-        low = [c for c in (cards[i : i + 2] for i in range(0, len(cards), 2)) if c[0] in LOW_RANKS]
-        return key("".join(low)) if low_ranks(low) >= 5 else None  # (the others can be in no low)
+    def low(cards: tuple[str, ...]) -> Any:
+        low = tuple(c for c in cards if c[0] in LOW_RANKS)
+        return key(low) if low_ranks(low) >= 5 else None  # (the others can be in no low)
 
     return low
 
 
 #: game (or draw variant) -> (cards a showdown hand holds, high-or-only key, low key or None)
 EVALUATORS: dict[str, tuple[int, Key, Key | None]] = {
-    "stud": (7, _pk("StandardHighHand"), None),
-    "stud_hilo": (7, _pk("StandardHighHand"), _low8(_pk("EightOrBetterLowHand"))),
-    "razz": (7, _pk("RegularLowHand"), None),
-    "5card": (5, _pk("StandardHighHand"), None),
-    "27_single": (5, _pk("StandardLowHand"), None),
-    "27_triple": (5, _pk("StandardLowHand"), None),
-    "a5_triple": (5, _pk("RegularLowHand"), None),
-    "badugi": (4, _pk("BadugiHand"), None),
+    "stud": (7, _phe_high, None),
+    "stud_hilo": (7, _phe_high, _low8(_pk("EightOrBetterLowHand", True))),
+    "razz": (7, _pk("RegularLowHand", True), None),
+    "5card": (5, _phe_high, None),
+    "27_single": (5, _pk("StandardLowHand", True), None),
+    "27_triple": (5, _pk("StandardLowHand", True), None),
+    "a5_triple": (5, _pk("RegularLowHand", True), None),
+    "badugi": (4, _badugi, None),
 }
 
 
@@ -85,14 +103,13 @@ def evaluate(game: str, cards: Sequence[str]) -> tuple[Any, Any] | None:
     not the game's number of cards).  Keys compare greater for the better hand; the low key is None
     when the hand has no qualifying low."""
     n, high, low = EVALUATORS[game]
-    cards_t = tuple(norm(c) for c in cards)
+    cards_t = norm_all(cards)
     if not known(cards_t) or len(cards_t) != n or len(set(cards_t)) != n:
         return None
-    text = "".join(cards_t)
-    h = high(text)
+    h = high(cards_t)
     if h is None:
         return None
-    return h, (low(text) if low is not None else None)
+    return h, (low(cards_t) if low is not None else None)
 
 
 def odd_chip_order(hand: M.Hand, winners: list[str], shown: dict[str, tuple[str, ...]],
