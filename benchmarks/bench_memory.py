@@ -260,7 +260,9 @@ rc = cli.main(sys.argv[2:])
 end = status()
 import resource  # the largest waited-for child: the cross-hand child process, if one ran
 child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc, "child_peak_kib": child}))
+own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = round(own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime, 2)  # the child's CPU too
+print(json.dumps({"marks": got, "end": {"hands": seen, **end}, "rc": rc, "child_peak_kib": child, "cpu_s": cpu}))
 """
 
 #: ``--curve``: the commands measured (the same run of hands for each): ``hhaudit audit`` with each
@@ -274,7 +276,7 @@ CURVE_OUTPUTS = {
 }
 
 
-def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
+def curve_run(argv: list[str], marks: list[int], root: Path = ROOT) -> dict[str, object]:
     """One ``hhaudit audit`` (or ``parse``) run under the driver: the marks of the auditing process,
     its peak at the end, and the peak of the cross-hand child (``ru_maxrss`` of the processes it
     waited for: exact, no sampling, which would cost as much CPU as the run on a loaded machine).
@@ -284,15 +286,17 @@ def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
 
     t = time.perf_counter()
     cmd = [sys.executable, "-c", _CURVE_DRIVER, ",".join(map(str, marks)), *argv]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, check=True).stdout
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, check=True).stdout
     got: dict[str, object] = json.loads(out.decode().strip().splitlines()[-1])
     got["seconds"] = round(time.perf_counter() - t, 1)
     got["tree_peak_kib"] = got["end"]["VmRSS"] + got["child_peak_kib"]  # type: ignore[index, operator]
     return got
 
 
-def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None) -> int:
-    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module)."""
+def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None,
+          root: Path = ROOT) -> int:  # fmt: skip
+    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module);
+    ``root``: the checkout whose ``auditor`` package runs (``--root``: an earlier release's)."""
     marks = sorted({m for m in marks if m <= n} | {n})
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -301,7 +305,7 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
             stream_hands(src, n)
         for name in outputs:
             argv = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
-            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks)
+            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks, root)
             got["output"] = name
             rows.append(got)
             print(json.dumps(got), flush=True)
@@ -319,7 +323,8 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
         tree = int(r["tree_peak_kib"]) / 1024  # type: ignore[call-overload]
         peak = r["end"]["VmHWM"] / 1024  # type: ignore[index]
         ok = ok and peak <= SCALE_BOUNDS["parse" if r["output"] == "parse" else "audit"]
-        print(f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s")
+        print(f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s, "
+              f"CPU {r.get('cpu_s')} s")  # fmt: skip
     if json_out:
         Path(json_out).write_text(json.dumps(rows, indent=2))
     return 0 if ok else 1
@@ -475,6 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
     ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
+    ap.add_argument("--root", metavar="DIR", help="with --curve: run the auditor package of this checkout")
     ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--json", metavar="OUT")
@@ -486,7 +492,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.curve:
         marks = [int(x) for x in args.marks.split(",") if x.strip()]
         outs = [o.strip() for o in args.outputs.split(",") if o.strip()]
-        return curve(args.curve, marks, outs, args.json, args.keep_input)
+        root = Path(args.root).resolve() if args.root else ROOT
+        return curve(args.curve, marks, outs, args.json, args.keep_input, root)
     if args.scale:
         cmds = [c.strip() for c in args.commands.split(",") if c.strip()]
         return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds, args.same_tables)
