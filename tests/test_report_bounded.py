@@ -18,6 +18,7 @@ import auditor.report.views as V
 from auditor.cli import main
 from auditor.spillsort import RowSpill
 from tests.conftest import FIXTURES
+from tests.test_report_browser import browser  # noqa: F401  (the shared Chromium fixture)
 
 SAMPLE = FIXTURES / "samples" / "disputed_reraise.txt"  # a B001 (and its consequences) in one hand
 MIXED = FIXTURES / "samples" / "mixed_export.txt"
@@ -134,3 +135,53 @@ def test_every_list_page_is_linked_full_and_in_order(
     for key, numbers in lists.items():
         if key != "rows":
             assert sorted(numbers) == [f"{i:06d}" for i in range(1, len(numbers) + 1)], key
+
+
+def _search_rows(report: Path) -> list[list[str]]:
+    main_js = (report / "search-index.js").read_text("ascii")
+    index = json.loads(main_js.removeprefix("window.hhauditSearch = ").removesuffix(";\n"))
+    rows: list[list[str]] = index["rows"]
+    for name in index.get("parts", []):
+        part = (report / name).read_text("ascii")
+        rows += json.loads(part.removeprefix("window.hhauditSearchPart(").removesuffix(");\n"))
+    return rows
+
+
+def test_a_large_search_index_is_written_in_parts_with_the_same_entries(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    _report(source, whole)
+    assert "parts" not in (whole / "search-index.js").read_text("ascii")
+    monkeypatch.setattr(V, "SEARCH_PART", 25)
+    parted = tmp_path / "parted"
+    _report(source, parted)
+    names = sorted(p.name for p in parted.glob("search-index-*.js"))
+    assert names == ["search-index-1.js", "search-index-2.js", "search-index-3.js"]  # 62 entries, 25 a part
+    assert '"rows": [], "parts": ["search-index-1.js"' in (parted / "search-index.js").read_text("ascii")
+    assert _search_rows(parted) == _search_rows(whole) and len(_search_rows(whole)) == 62
+
+
+def test_the_search_box_loads_the_parts_when_first_used(
+    source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    browser,  # type: ignore[no-untyped-def]  # noqa: F811
+) -> None:
+    monkeypatch.setattr(V, "SEARCH_PART", 25)
+    out = tmp_path / "r"
+    _report(source, out)
+    page = browser.new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
+    page.goto((out / "index.html").as_uri())
+    assert page.locator("#q").is_visible()
+    assert not [u for u in requested if u.startswith("search-index-")]  # the page opens without them
+    page.locator("#q").fill("710000000059")  # the last hand: in the last part
+    page.wait_for_function("document.getElementById('search-status').textContent.indexOf('match') >= 0")
+    assert page.locator("#search-status").inner_text() == "1 finding match"
+    assert "710000000059" in page.locator("#search-results li").first.inner_text()
+    assert sorted(u for u in requested if u.startswith("search-index-")) == [f"search-index-{i}.js" for i in (1, 2, 3)]
+    page.locator("#q").fill("B001")
+    b001 = sum(r[3] == "B001" for r in _search_rows(out))
+    assert page.locator("#search-status").inner_text() == f"{b001} findings match"

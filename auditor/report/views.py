@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -11,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from auditor import __version__
 from auditor import model as M
@@ -249,6 +250,8 @@ def relative(path: str, base: str) -> str:
 
 #: Findings held in memory by the collector before a sorted run of them is written to disk.
 RUN_ROWS = 5_000
+#: More findings than this: the search index is loaded in parts of this many, when first used.
+SEARCH_PART = 20_000
 #: More list pages than this get a pager of the first, the last and the pages near the current one.
 PAGER_ALL = 15
 #: Pages either side of the current one in such a pager.
@@ -428,21 +431,48 @@ def _search_row(f: Finding, n: int | None, players: tuple[str, ...], base: str) 
 
 
 class _SearchIndex:
-    """``search-index.js`` written as the findings go by, one entry each: the same bytes as one
-    ``json.dumps`` of ``{"fields": [...], "rows": [...]}`` (ASCII), never held whole."""
+    """``search-index.js`` written as the findings go by, one entry each, never held whole.
 
-    def __init__(self, f: BinaryIO) -> None:
-        self.f = f
-        self.first = True
-        f.write(f'window.hhauditSearch = {{"fields": {json.dumps(_SEARCH_FIELDS)}, "rows": ['.encode("ascii"))
+    Up to :data:`SEARCH_PART` findings it is the same bytes as one ``json.dumps`` of ``{"fields":
+    [...], "rows": [...]}`` (ASCII), loaded with the index page.  Past that (a run of millions of
+    hands) ``rows`` is empty and ``parts`` names the files ``search-index-<n>.js`` that hold the
+    entries, :data:`SEARCH_PART` each (``window.hhauditSearchPart([...]);``): the index page opens
+    at once, and ``report.js`` loads the parts the first time something is searched."""
+
+    def __init__(self, out: Path, total: int, stack: contextlib.ExitStack) -> None:
+        self.out, self.stack = out, stack
+        self.parts = -(-total // SEARCH_PART) if total > SEARCH_PART else 0
+        self.f = stack.enter_context(open_atomic(out / "search-index.js"))
+        head = f'window.hhauditSearch = {{"fields": {json.dumps(_SEARCH_FIELDS)}, "rows": ['
+        if self.parts:
+            names = json.dumps([f"search-index-{i}.js" for i in range(1, self.parts + 1)])
+            self.f.write(f'{head}], "parts": {names}}};\n'.encode("ascii"))
+        else:
+            self.f.write(head.encode("ascii"))
+        self.rows = 0
+        self.part: contextlib.ExitStack | None = None
 
     def add(self, row: list[str]) -> None:
         data = json.dumps(row, ensure_ascii=True)
-        self.f.write((data if self.first else ", " + data).encode("ascii"))
-        self.first = False
+        if self.parts and self.rows % SEARCH_PART == 0:  # a new part file
+            if self.part is not None:
+                self.f.write(b"]);\n")
+                self.part.close()
+            self.part = self.stack.enter_context(contextlib.ExitStack())
+            self.f = self.part.enter_context(open_atomic(self.out / f"search-index-{self.rows // SEARCH_PART + 1}.js"))
+            self.f.write(b"window.hhauditSearchPart([")
+            first = True
+        else:
+            first = self.rows == 0
+        self.f.write((data if first else ", " + data).encode("ascii"))
+        self.rows += 1
 
     def close(self) -> None:
-        self.f.write(b"]};\n")
+        if not self.parts:
+            self.f.write(b"]};\n")
+        elif self.part is not None:
+            self.f.write(b"]);\n")
+            self.part.close()
 
 
 def pager(prefix: str, pages: int, i: int) -> list[PagerLink]:
@@ -587,8 +617,8 @@ def write_report(
     across = _List("across", "Findings across hands (T-codes)", t.across, write_page)
     by_site = {s: _List(f"site-{s}", f"Findings at {s}", t.by_site[s], write_page) for s in sites}
     of_file: _List | None = None
-    with open_atomic(out / "search-index.js") as js:
-        search = _SearchIndex(js)
+    with contextlib.ExitStack() as files:
+        search = _SearchIndex(out, t.total, files)
         for path, _line, code, _seq, n, players, f in col.spill.sorted():
             search.add(_search_row(f, n, players, base))
             row = _row(f, "", n, base)
@@ -613,9 +643,9 @@ def write_report(
     if of_file is not None:
         of_file.close()
     safe_dir(out / "hands")
-    safe_dir(out / "rules")
-    for code in RULES:
-        write(out / "rules" / f"{code}.html", render("rule.html.j2", view=rule_view(code, "../")))
+    from auditor.report.rulepages import write_rule_pages
+
+    write_rule_pages(safe_dir(out / "rules"))  # in a child: the examples' audit needs polars and pokerkit
     return col.publish() / "index.html"
 
 
