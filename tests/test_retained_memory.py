@@ -109,7 +109,8 @@ def test_retained_memory_does_not_grow_with_the_hands(tmp_path: Path, fmt: str) 
     assert got["rc"] == 0 and (got["seen"] == 4 * N + 60 or (fmt == "html" and got["seen"] > 4 * N + 60))
     first, last = got["marks"][str(N)], got["marks"][str(4 * N)]
     per_hand = (last - first) / (3 * N)
-    assert per_hand < (PER_HAND_HTML if fmt == "html" else PER_HAND), f"{fmt}: {first} -> {last} bytes retained ({per_hand:.1f} a hand)"
+    bound = PER_HAND_HTML if fmt == "html" else PER_HAND
+    assert per_hand < bound, f"{fmt}: {first} -> {last} bytes retained ({per_hand:.1f} a hand)"
     print(f"{fmt}: {first:,} -> {last:,} bytes retained from hand {N} to {4 * N} ({per_hand:+.1f} a hand)")
     assert fmt == "text" or (tmp_path / "out").stat().st_size > 0  # (text, quiet, no finding: nothing)
     if fmt == "html":
