@@ -19,6 +19,7 @@ private temporary folder).
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import pickle
 import zlib
@@ -100,6 +101,22 @@ class _Runs:
                 yield from block
 
 
+def _fewer(store: _Runs, runs: list[Path], key: Callable[[Row], Any], fan_in: int) -> list[Path]:
+    """At most ``fan_in`` runs: longer runs merged ``fan_in`` at a time, in order (the merge stays stable)."""
+    while len(runs) > fan_in:
+        longer: list[Path] = []
+        for i in range(0, len(runs), fan_in):
+            group = runs[i : i + fan_in]
+            if len(group) == 1:
+                longer.append(group[0])
+                continue
+            longer.append(store.write(heapq.merge(*(store.read(p) for p in group), key=key)))
+            for p in group:
+                p.unlink()
+        runs = longer
+    return runs
+
+
 def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Mapping[str, pl.DataType],
                   tmp: Path, run_rows: int = RUN_ROWS, out_rows: int = 1_000, block_rows: int = BLOCK_ROWS,
                   fan_in: int = FAN_IN) -> Iterator[pl.DataFrame]:  # fmt: skip
@@ -141,17 +158,7 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
         runs.append(store.write_frame(sort(acc)))
         acc = []
     key = row_key([cols.index(c) for c in by])
-    while len(runs) > fan_in:  # longer runs, fan_in at a time, in order (the merge stays stable)
-        longer: list[Path] = []
-        for i in range(0, len(runs), fan_in):
-            group = runs[i : i + fan_in]
-            if len(group) == 1:
-                longer.append(group[0])
-                continue
-            longer.append(store.write(heapq.merge(*(store.read(p) for p in group), key=key)))
-            for p in group:
-                p.unlink()
-        runs = longer
+    runs = _fewer(store, runs, key, fan_in)
     out: list[Row] = []
     for row in heapq.merge(*(store.read(p) for p in runs), key=key):
         out.append(row)
@@ -163,3 +170,64 @@ def sorted_frames(frames: Iterable[pl.DataFrame], by: Sequence[str], schema: Map
     for p in runs:
         p.unlink()
     tmp.rmdir()  # made above, for the runs
+
+
+class RowSpill:
+    """Row tuples added one at a time and given back sorted by ``key``, stably, in bounded memory,
+    without polars (the auditing process never imports it: the HTML report's findings, issue 16).
+
+    Rows are held until ``run_rows`` are, then sorted and written as a run to ``tmp`` (created on
+    the first run); :meth:`sorted` merges the runs (``fan_in`` at a time, ``block_rows`` rows read
+    per run at once) and the rows still held.  :meth:`scan` gives every row once in no set order.
+    """
+
+    def __init__(self, tmp: Path, key: Callable[[Row], Any], run_rows: int = 10_000, block_rows: int = 200,
+                 fan_in: int = FAN_IN) -> None:  # fmt: skip
+        if fan_in < 2 or run_rows < 1 or block_rows < 1:
+            raise ValueError("fan_in must be at least 2, the row counts at least 1")
+        self.tmp = tmp
+        self.key = key
+        self.run_rows = run_rows
+        self.fan_in = fan_in
+        self.store = _Runs(tmp, block_rows)
+        self.runs: list[Path] = []
+        self.held: list[Row] = []
+        self.rows = 0
+
+    def add(self, row: Row) -> None:
+        self.held.append(row)
+        self.rows += 1
+        if len(self.held) >= self.run_rows:
+            self._spill()
+
+    def _spill(self) -> None:
+        if not self.runs:
+            self.tmp.mkdir(parents=True, exist_ok=True)
+        self.held.sort(key=self.key)
+        self.runs.append(self.store.write(self.held))
+        self.held = []
+
+    def scan(self) -> Iterator[Row]:
+        """Every row added so far, run by run (each run sorted), then the rows still held."""
+        for p in list(self.runs):
+            yield from self.store.read(p)
+        yield from self.held
+
+    def sorted(self) -> Iterator[Row]:
+        """Every row added so far, sorted by ``key`` (stable: equal keys in the order added)."""
+        if self.held and self.runs:
+            self._spill()
+        if not self.runs:
+            yield from sorted(self.held, key=self.key)
+            return
+        self.runs = _fewer(self.store, self.runs, self.key, self.fan_in)
+        yield from heapq.merge(*(self.store.read(p) for p in self.runs), key=self.key)
+
+    def close(self) -> None:
+        """Remove the run files (and ``tmp`` if this spill made it)."""
+        for p in self.runs:
+            p.unlink(missing_ok=True)
+        if self.runs:
+            with contextlib.suppress(OSError):
+                self.tmp.rmdir()
+        self.runs, self.held = [], []

@@ -240,11 +240,12 @@ def status():
 """
 
 
-def run_driver(driver: str, args: Sequence[str], env: dict[str, str] | None = None) -> Any:
+def run_driver(driver: str, args: Sequence[str], env: dict[str, str] | None = None, root: Path = ROOT) -> Any:
     """Run ``driver`` (Python source, given :data:`_STATUS`'s ``status()``) in a fresh process with
-    ``args`` (and ``env``); the JSON value its last line of output prints."""
+    ``args`` (and ``env``), in the checkout ``root`` (its ``auditor`` package is the one imported);
+    the JSON value its last line of output prints."""
     cmd = [sys.executable, "-c", _STATUS + driver, *args]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, env=env, check=True)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, env=env, check=True)
     return json.loads(out.stdout.decode().strip().splitlines()[-1])
 
 
@@ -297,7 +298,7 @@ CURVE_OUTPUTS = {
 }
 
 
-def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
+def curve_run(argv: list[str], marks: list[int], root: Path = ROOT) -> dict[str, object]:
     """One ``hhaudit audit`` (or ``parse``) run under the driver: the marks of the auditing process,
     its peak at the end, and the peak of the cross-hand child (``ru_maxrss`` of the processes it
     waited for: exact, no sampling, which would cost as much CPU as the run on a loaded machine).
@@ -306,14 +307,16 @@ def curve_run(argv: list[str], marks: list[int]) -> dict[str, object]:
     import time
 
     t = time.perf_counter()
-    got = run_driver(_CURVE_DRIVER, [",".join(map(str, marks)), *argv])
+    got = run_driver(_CURVE_DRIVER, [",".join(map(str, marks)), *argv], root=root)
     got["seconds"] = round(time.perf_counter() - t, 1)
     got["tree_peak_kib"] = got["end"]["VmRSS"] + got["child_peak_kib"]  # type: ignore[index, operator]
     return got
 
 
-def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None) -> int:
-    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module)."""
+def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None, keep: str | None,
+          root: Path = ROOT) -> int:  # fmt: skip
+    """``--curve``: one input of ``n`` hands, one run per output, RSS by hands seen (see the module);
+    ``root``: the checkout whose ``auditor`` package runs (``--root``: an earlier release's)."""
     marks = sorted({m for m in marks if m <= n} | {n})
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -322,7 +325,7 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
             stream_hands(src, n)
         for name in outputs:
             argv = [a.replace("{tmp}", tmp) for a in CURVE_OUTPUTS[name]]
-            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks)
+            got = curve_run([*argv, "--quiet", "--no-progress", str(src)], marks, root)
             got["output"] = name
             rows.append(got)
             print(json.dumps(got), flush=True)
@@ -553,6 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--marks", default="10000,100000,1000000,10000000", help="with --curve: where to read RSS")
     ap.add_argument("--outputs", default=",".join(CURVE_OUTPUTS), help="with --curve: json,text,sarif,html")
     ap.add_argument("--keep-input", metavar="FILE", help="with --curve: generate the input here (reused if present)")
+    ap.add_argument("--root", metavar="DIR", help="with --curve: run the auditor package of this checkout")
     ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--phases", type=int, metavar="N", help="the cross-hand child's peak by phase on N hands' rows")
@@ -567,7 +571,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.curve:
         marks = [int(x) for x in args.marks.split(",") if x.strip()]
         outs = [o.strip() for o in args.outputs.split(",") if o.strip()]
-        return curve(args.curve, marks, outs, args.json, args.keep_input)
+        root = Path(args.root).resolve() if args.root else ROOT
+        return curve(args.curve, marks, outs, args.json, args.keep_input, root)
     if args.scale:
         cmds = [c.strip() for c in args.commands.split(",") if c.strip()]
         return scale([int(x) for x in args.scale.split(",") if x.strip()], args.json, cmds, args.same_tables)

@@ -121,15 +121,19 @@ def test_report_top_must_be_positive(tmp_path: Path) -> None:
 
 
 def test_the_html_collector_keeps_no_hand_text_in_memory(tmp_path: Path) -> None:
-    """Each hand's page is written when the hand is audited; the collector keeps only findings."""
+    """Each hand's page is written when the hand is audited; the collector keeps only findings, and
+    those on disk past ``run_rows`` of them (issue 16: sorted runs, only their counts in memory)."""
     from auditor.pipeline import Summary, iter_parsed
 
     src = tmp_path / "h.txt"
     src.write_text(FINDING * 3)
-    col = Collector(str(tmp_path / "report"))
+    col = Collector(str(tmp_path / "report"), run_rows=2)
     for _ in iter_parsed([str(src)], Summary(), on_hand=col.on_hand):
         pass
-    assert len(col.shown) == 3 and not hasattr(col.shown[0], "chunk") and not hasattr(col.shown[0], "audited")
+    assert col.pages == 3 and col.spill.rows == col.tally.total >= 3
+    rows = col.spill.rows  # written two at a time, the rest held
+    assert len(col.spill.runs) == rows // 2 and len(col.spill.held) == rows % 2
+    assert not any(isinstance(x, (str, tuple)) and "PokerStars Hand" in str(x) for x in vars(col).values())
     pages = sorted(col.hands_dir.glob("*.html"))  # the staging folder: write_report swaps it in
     assert [p.name for p in pages] == ["1.html", "2.html", "3.html"]
     assert all("PokerStars Hand #2500000000" in p.read_text("utf-8") for p in pages)

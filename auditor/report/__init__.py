@@ -22,10 +22,11 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import jinja2
 
@@ -79,14 +80,15 @@ def _env() -> jinja2.Environment:
     return _ENV
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically, without following links planted in the way.
+@contextlib.contextmanager
+def open_atomic(path: Path) -> Iterator[BinaryIO]:
+    """A new file that becomes ``path`` when the block ends, without following links planted in the way.
 
     The bytes go to a new temporary file created exclusively (``tempfile.mkstemp``: ``O_EXCL``,
     mode 0600, an unpredictable name) in the destination folder, which is then renamed over
     ``path``.  A symbolic link at ``path`` is replaced, never written through; a directory at
     ``path`` is an error.  On any failure (disk full, permissions) the temporary file is removed
-    and the OSError is raised.
+    and the error is raised.
     """
     parent = path.parent
     parent.mkdir(parents=True, exist_ok=True)
@@ -95,13 +97,36 @@ def write_bytes(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically and safely (see :func:`open_atomic`)."""
+    with open_atomic(path) as f:
+        f.write(data)
+
+
+def stream(path: Path, template: str, **context: Any) -> None:
+    """Render ``template`` into ``path`` piece by piece (``Template.generate``: the page is never
+    held whole), atomically and safely as :func:`write`; ``context`` as :func:`render`'s."""
+    if "view" in context and "page" not in context:
+        context["page"] = context["view"].page
+    with open_atomic(path) as f:
+        buf: list[str] = []
+        size = 0
+        for piece in _env().get_template(template).generate(**context):
+            buf.append(piece)
+            size += len(piece)
+            if size >= 1 << 16:
+                f.write("".join(buf).encode("utf-8"))
+                buf, size = [], 0
+        f.write("".join(buf).encode("utf-8"))
 
 
 def write(path: Path, text: str) -> None:

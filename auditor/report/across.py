@@ -113,34 +113,32 @@ def _read(paths: set[str], wanted: set[Key], rules: str | None) -> dict[Key, Res
     return found
 
 
-def add_pages(col: Collector, findings: list[Finding], rules: str | None = None) -> dict[int, int]:
+def add_pages(
+    col: Collector, findings: list[Finding], rules: str | None = None
+) -> dict[int, tuple[int, tuple[str, ...]]]:
     """Write the pages of the hands the cross-hand ``findings`` name (see the module docstring);
-    returns ``id(finding)`` -> the page number of the finding's own (later) hand."""
-    from auditor.report.views import Kept, Shown, hand_view
+    returns ``id(finding)`` -> the page number of the finding's own (later) hand and its players."""
+    from auditor.report.views import Kept, hand_view
 
     cross = cross_findings(findings)
     if not cross:
         return {}
-    # the pages already written (hands with findings of their own), by path and hand id
-    page_of: dict[Key, Shown] = {}
-    for k in col.shown:
-        for f in k.findings:
-            page_of.setdefault((f.path, f.hand_id or ""), k)
     wanted = {key for f in cross for key in _keys(f)}
+    # the pages already written (hands with findings of their own), read back from the collector's disk
+    written = col.pages_of(wanted)
     results = _read({p for p, _h in wanted}, wanted, rules)
     number: dict[Key, int] = {}
+    own: dict[Key, list[Finding]] = {}
+    players: dict[Key, tuple[str, ...]] = {}
     for key in sorted(wanted):
         if key not in results:
             continue
-        if key in page_of:
-            number[key] = page_of[key].number
+        if key in written:
+            number[key], own[key], players[key] = written[key]
         else:
             r = results[key]
-            players = tuple(s.player for s in r.audited.hand.seats) if r.audited is not None else ()
-            k = Shown(len(col.shown) + 1, [], players)
-            col.shown.append(k)
-            page_of[key] = k
-            number[key] = k.number
+            players[key] = tuple(s.player for s in r.audited.hand.seats) if r.audited is not None else ()
+            number[key], own[key] = col.new_page(), []
     rows: dict[Key, list[AcrossRow]] = {}
     for f in cross:
         later, earlier = _keys(f)
@@ -152,7 +150,7 @@ def add_pages(col: Collector, findings: list[Finding], rules: str | None = None)
             rows.setdefault(key, []).append(_row(f, is_later, href, hand, col.base))
     for key, n in number.items():
         r = results[key]
-        view = hand_view(Kept(n, r.audited, r.chunk, page_of[key].findings), "../", base=col.base)
+        view = hand_view(Kept(n, r.audited, r.chunk, own[key]), "../", base=col.base)
         view.across = rows.get(key, [])
         write(col.hands_dir / f"{n}.html", render("hand.html.j2", view=view))
-    return {id(f): number[_keys(f)[0]] for f in cross if _keys(f)[0] in number}
+    return {id(f): (number[k], players[k]) for f in cross if (k := _keys(f)[0]) in number}

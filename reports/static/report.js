@@ -55,14 +55,34 @@
     var status = document.getElementById("search-status");
     var F = {};
     index.fields.forEach(function (f, i) { F[f] = i; });
-    var hay = index.rows.map(function (r) {
+    var entry = function (r) {
       return [r[F.hand], r[F.players], r[F.file], r[F.code]].join("\n").toLowerCase();
-    });
+    };
+    var hay = index.rows.map(entry);
+    // A large report's index comes in parts (search-index-<n>.js), loaded at the first search.
+    var parts = (index.parts || []).slice();
+    var total = parts.length;
+    var loading = false;
+    window.hhauditSearchPart = function (rows) {
+      rows.forEach(function (r) { index.rows.push(r); hay.push(entry(r)); });
+    };
+    var load = function () {
+      loading = true;
+      if (!parts.length) { loading = false; run(); return; }
+      status.textContent = "Loading the search index (part " + (total - parts.length + 1) + " of " + total + ")…";
+      var s = document.createElement("script");
+      s.src = parts.shift();
+      s.onload = load;
+      s.onerror = function () { status.textContent = "The search index could not be loaded (" + s.src + ")."; };
+      document.body.appendChild(s);
+    };
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     var run = function () {
       var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
       out.textContent = "";
       if (!words.length) { status.textContent = ""; return; }
+      if (loading) return;  // the search runs when the last part is in
+      if (parts.length) { load(); return; }
       var hits = [];
       for (var i = 0; i < hay.length; i++) {
         if (words.every(function (w) { return hay[i].indexOf(w) >= 0; })) hits.push(index.rows[i]);
