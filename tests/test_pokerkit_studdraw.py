@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -53,7 +53,7 @@ from auditor import model as M
 from auditor.audit import Audited, audit_hand
 from auditor.pipeline import Summary, iter_parsed
 from auditor.replay.draw import draw_variant, draws_of
-from auditor.replay.pots import Pot, _award, shown_cards
+from auditor.replay.pots import _award, shown_cards
 from auditor.replay.showdown import game_key
 from auditor.replay.stud import STUD_GAMES, upcards_by_street
 from tests.conftest import CORPUS, corpus_dir
@@ -408,7 +408,7 @@ def hhaudit_results(a: Audited) -> tuple[dict[str, int] | None, dict[int, tuple[
     pt = a.pots
     if pt is None or not pt.decided:
         return None, codes
-    gross = [Pot(**{**p.__dict__, "net": p.amount}) for p in pt.pots]
+    gross = [replace(p, net=p.amount) for p in pt.pots]
     paid = _award(a.trace, pt, a.trace.profile, gross, record=False)
     out = {}
     for n in pt.contributions:

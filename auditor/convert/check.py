@@ -25,14 +25,16 @@ __all__ = ["canonical", "pokerkit_final_stacks", "replay_final_stacks"]
 def replay_final_stacks(hand: M.Hand) -> dict[str, int] | None:
     """Final stacks by hhaudit's replay, gross of rake; None when the replay cannot decide who
     wins a contested pot (a hand not tabled)."""
+    from dataclasses import replace
+
     from auditor.audit import audit_hand
-    from auditor.replay.pots import Pot, _award
+    from auditor.replay.pots import _award
 
     a = audit_hand(hand)
     pt = a.pots
     if pt is None or not pt.decided:
         return None
-    gross = [Pot(**{**p.__dict__, "net": p.amount}) for p in pt.pots]
+    gross = [replace(p, net=p.amount) for p in pt.pots]
     paid = _award(a.trace, pt, a.profile, gross, record=False)
     out: dict[str, int] = {}
     for s in hand.seats:
