@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from auditor.fastinit import freeze, speed_up
+from auditor.fastinit import by_fields, freeze, speed_up
 
 Street = Literal[
     "preflop",
@@ -81,12 +81,6 @@ TableEventKind = Literal[
 ]
 
 
-def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
-    """A model object's ``__reduce__``: rebuilt through its constructor.  The compiled build's
-    classes (mypyc) unpickle by setting attributes, which a frozen class refuses."""
-    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
-
-
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Event:
     """Base of every event: where it was printed and under which street."""
@@ -103,7 +97,7 @@ class Event:
         self.run = run
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
+        return by_fields(self)
 
 
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
@@ -499,7 +493,7 @@ class Seat:
         self.sitting_out = sitting_out
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
+        return by_fields(self)
 
 
 Game = Literal[
@@ -634,7 +628,7 @@ class Hand:
         return self.tournament_id is not None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return _by_fields(self)
+        return by_fields(self)
 
 
 def _fields(e: Event) -> dict[str, object]:

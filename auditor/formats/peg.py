@@ -41,13 +41,14 @@ from parsimonious.nodes import Node, RegexNode
 
 from auditor import findings as F
 from auditor import model as M
+from auditor.fastinit import by_fields
 from auditor.findings import Finding
 from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
 from auditor.formats.firstchars import first_chars
-from auditor.formats.pegline import LineRegex, by_fields, compile_line
+from auditor.formats.pegline import LineRegex, compile_line
 from auditor.formats.quick import READERS
 from auditor.formats.quick import plan as quick_plan
 

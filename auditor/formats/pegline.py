@@ -34,7 +34,6 @@ and ``tests/test_pegline.py`` checks this module against parsimonious line by li
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +41,8 @@ from typing import Any
 import regex  # type: ignore[import-untyped,import-not-found,unused-ignore]  # (no stubs installed; parsimonious's regex engine)
 from parsimonious.expressions import Literal, Lookahead, OneOf, Quantifier, Sequence
 from parsimonious.expressions import Regex as PegRegex
+
+from auditor.fastinit import by_fields  # frozen classes pickled through their constructor (the grammar cache)
 
 Parts = list[tuple[str, dict[str, Any]]]
 
@@ -58,13 +59,6 @@ def _unsafe(pattern: str) -> bool:
 
 _BASE_FLAGS = regex.UNICODE | regex.VERSION0
 _IGNORE_CASE = regex.IGNORECASE
-
-
-def by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
-    """A frozen dataclass's ``__reduce__``: rebuilt through its constructor.  The compiled build's
-    classes (mypyc) unpickle by setting attributes, which a frozen class refuses; the grammar
-    cache (:mod:`auditor.formats.cache`) pickles these classes."""
-    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))
 
 
 class Untranslatable(Exception):
