@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The test command of the README (and of .ci/run): installs everything the tests need from this
 # repository's own files into .venv, then runs the linters, the type checker and the test suite.
-# Extra arguments go to pytest (e.g. `bash scripts/test.sh -k golden`).
+# Extra arguments go to pytest (e.g. `bash scripts/test.sh -k golden`; `-n 0` for one process).
+#
+# The tests run on every core with pytest-xdist (`-n auto --dist worksteal`: each worker starts with
+# a contiguous half of the tests, so a module's fixtures are mostly made once, and an idle worker
+# takes half of the other's remaining queue); HHAUDIT_TEST_WORKERS sets the number of workers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,7 +17,9 @@ fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-.venv/bin/ruff check auditor tests benchmarks scripts
-.venv/bin/ruff format --check auditor tests benchmarks scripts
+# the whole repository, as `ruff check .` and `ruff format --check .` see it (the Python blocks of
+# the Markdown files too)
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
 .venv/bin/mypy
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n "${HHAUDIT_TEST_WORKERS:-auto}" --dist worksteal "$@"

@@ -39,6 +39,9 @@ HOT = (
     "auditor.formats.pegline",
     "auditor.formats.peg",
     "auditor.formats.quick",
+    "auditor.handprint",
+    "auditor.crosshand_rows",
+    "auditor.times",
 )
 
 
