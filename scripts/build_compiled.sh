@@ -8,9 +8,9 @@
 #   bash scripts/build_compiled.sh --clean    # remove the in-place .so files: back to pure Python
 #
 # The wheel is built by hatchling with the mypyc build hook of pyproject.toml
-# ([tool.hatch.build.targets.wheel.hooks.mypyc], off unless HATCH_BUILD_HOOK_ENABLE_MYPYC=1), in
-# $PYTHON's environment when it holds hatch-mypyc, mypy, setuptools and the runtime dependencies
-# (.venv, with the test extras), else in an isolated build environment filled from PyPI.  The pure-Python package (`pip install -e .`, or a wheel built without the variable) stays
+# ([tool.hatch.build.targets.wheel.hooks.mypyc], off unless HATCH_BUILD_HOOK_ENABLE_MYPYC=1), in an
+# isolated build environment (hatch-mypyc, mypy, setuptools and the runtime dependencies, from
+# PyPI).  The pure-Python package (`pip install -e .`, or a wheel built without the variable) stays
 # the default and needs no compiler.  This needs a C compiler and Python's headers: without them it
 # says so and exits with status 3.  Edit a compiled module's .py after --inplace and you must build
 # again (or --clean), since Python imports the .so first.
@@ -65,13 +65,7 @@ fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
 start=$(date +%s)
-# In $PY's own environment when it holds the hook and the runtime dependencies (the test extras
-# install them into .venv): no isolated build environment to make and fill (~15 s of CPU).
-isolation=()
-if "$PY" -c 'import hatch_mypyc, setuptools, mypy, hatchling' 2>/dev/null; then
-  isolation=(--no-isolation)
-fi
-HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel "${isolation[@]}" --outdir "$OUT" . >"$OUT/build.log" 2>&1 || {
+HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel --outdir "$OUT" . >"$OUT/build.log" 2>&1 || {
   tail -40 "$OUT/build.log" >&2
   echo "the compiled build failed (log: $OUT/build.log)" >&2
   exit 1
