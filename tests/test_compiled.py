@@ -76,3 +76,21 @@ def test_compiled_rules_keep_their_documentation() -> None:
     doc = next(ast.get_docstring(n) for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "b001")
     assert rules["B001"].doc == doc
     assert all(r.doc for r in rules.values())
+
+
+def test_the_three_lists_of_compiled_modules_agree() -> None:
+    """The hook's ``include`` (pyproject.toml), ``MODULES`` of scripts/build_compiled.sh (which
+    removes their in-place ``.so`` files) and :data:`HOT` name the same modules: a module added to
+    one list alone would be compiled and not checked, or checked and never compiled."""
+    import re
+    import tomllib
+
+    hook = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["hatch"]["build"]["targets"]["wheel"][
+        "hooks"
+    ]["mypyc"]
+    included = [p.removesuffix(".py").replace("/", ".") for p in hook["include"]]
+    script = (ROOT / "scripts" / "build_compiled.sh").read_text("utf-8")
+    block = re.search(r"^MODULES=\(\n(.*?)^\)", script, re.M | re.S)
+    assert block is not None, "MODULES=( ... ) not found in scripts/build_compiled.sh"
+    modules = [line.strip().replace("/", ".") for line in block.group(1).splitlines() if line.strip()]
+    assert included == modules == list(HOT)
