@@ -3,8 +3,8 @@
 # repository's own files into .venv, then runs the linters, the type checker and the test suite.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh -k golden`; `-n 0` for one process).
 #
-# The tests run on every core with pytest-xdist (`-n auto --dist worksteal`: each worker starts with
-# a contiguous half of the tests, so a module's fixtures are mostly made once, and an idle worker
+# The tests run on every core with pytest-xdist (`-n logical --dist worksteal`: each worker starts with
+# a contiguous share of the tests, so a module's fixtures are mostly made once, and an idle worker
 # takes half of the other's remaining queue); HHAUDIT_TEST_WORKERS sets the number of workers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,4 +22,4 @@ fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-.venv/bin/python -m pytest -n "${HHAUDIT_TEST_WORKERS:-auto}" --dist worksteal "$@"
+.venv/bin/python -m pytest -n "${HHAUDIT_TEST_WORKERS:-logical}" --dist worksteal "$@"

@@ -34,7 +34,7 @@ purelib=$(.venv-compiled/bin/python -c 'import sysconfig; print(sysconfig.get_pa
   --no-index "$wheel"
 echo "installed in .venv-compiled ($(( $(date +%s) - start )) s)"
 if [ "$#" -eq 0 ]; then
-  set -- -n "${HHAUDIT_TEST_WORKERS:-auto}" --dist worksteal \
+  set -- -n "${HHAUDIT_TEST_WORKERS:-logical}" --dist worksteal \
     tests/test_compiled.py tests/test_fastinit.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
     tests/test_seeds_betting.py tests/test_seeds_pots.py tests/test_studdraw.py tests/test_fast_path.py \
     tests/test_crosshand_rows_fast.py \
