@@ -2,7 +2,8 @@
 # The compiled leg of CI (issue 16): build the mypyc wheel (scripts/build_compiled.sh), install it
 # into its own virtual environment (.venv-compiled, the dependencies read from .venv), and run a fast but
 # meaningful part of the suite against the *installed, compiled* package: the goldens, the betting
-# and pot vectors and seeds, stud/draw, the fast-path identity, the model classes (native, frozen, pickled), corpus-expected on a few corpus
+# and pot vectors and seeds, stud/draw, the fast-path identity, the model classes (native, frozen, pickled),
+# the cross-hand rows, corpus-expected on a few corpus
 # folders, and tests/test_compiled.py, which fails unless the hot modules were loaded from .so files
 # of the installed wheel.  Extra arguments replace that selection (e.g. `tests` for everything).
 #

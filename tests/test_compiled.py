@@ -16,7 +16,8 @@ import pytest
 from tests.conftest import ROOT
 
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
-#: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step
+#: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step, and the
+#: per-hand helpers of the audit run (the fingerprints, the cross-hand row, its times)
 HOT = (
     "auditor.model",
     "auditor.replay.betting",
