@@ -16,7 +16,8 @@ read).  ``--base DIR`` runs the same pass with another checkout's ``auditor`` (f
 
 With ``--workers N`` the pass runs on a spawned process pool of N workers (as ``hhaudit batch
 --workers N`` runs it: the partitions are jobs on the pool); the child then also reports its
-workers' CPU and the largest worker's peak, and the process tree's peak RSS is sampled.
+workers' CPU and the largest worker's peak, and the process tree's peak RSS is sampled.  The
+child sets polars' allocator as ``hhaudit batch`` does (``auditor.batch.allocator``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _CHILD = """
 import json, multiprocessing, resource, sys, time
+from auditor.batch.allocator import keep_freed_pages
+keep_freed_pages()  # polars' allocator as hhaudit batch sets it (for this process and its workers)
 from concurrent.futures import ProcessPoolExecutor
 from auditor.batch.crosshand import run_night
 workers = int(sys.argv[3])

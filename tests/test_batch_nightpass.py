@@ -322,13 +322,13 @@ def test_the_night_pass_holds_a_bounded_part_of_the_night_whatever_its_size(
     larger; and the rows are those of the night checked whole."""
     per_part, per_range, workers = 12, 5, 2
     sizes: dict[int, dict[str, list[int]]] = {}
+    check, in_ranges, job = X._check_frame, NP.in_ranges, NP.partition_job
     for tables in (12, 36):
         store = _tables_store(tmp_path, tables)
         whole = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", NIGHTS[0]), "crosshand.parquet"))
         tails = NP.write_tails(str(store), NIGHTS[0])  # from the night's hands, one query
         assert whole.height >= tables and tails is not None
         seen: dict[str, list[int]] = {"hands": [], "range": [], "results": []}
-        check, in_ranges, job = X._check_frame, NP.in_ranges, NP.partition_job
 
         def counted_check(part: X.Part, seen: dict[str, list[int]] = seen) -> pl.DataFrame:
             seen["hands"].append(part[0].height)

@@ -20,9 +20,12 @@ stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
 
 What would grow with the night or with the store's history is in :mod:`auditor.batch.nightpass`
 (issue 16): the earlier nights' last hands come from small per-night *table tails* files, a night of
-more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files and each
-checked alone, and :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash
-(:func:`duplicates` stays the whole-store query, the reference its tests compare with).
+more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files of about
+that many hands (whatever the number of workers) and each checked alone as a job that spills its
+results to files, :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash, and the
+spilled rows and tails are merged range by range (:func:`auditor.batch.nightpass.in_ranges`), so the
+batch process holds one range of rows, never the night's (:func:`duplicates` stays the whole-store
+query, the reference its tests compare with).
 """
 
 from __future__ import annotations
@@ -432,7 +435,8 @@ def run_night(
     ex: Executor = pool if pool is not None else InProcess()
     workers = workers if pool is not None else 1
     here = isinstance(ex, InProcess)
-    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    day = date.fromisoformat(night)
+    n = _hands(store).filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
     split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:

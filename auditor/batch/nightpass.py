@@ -20,6 +20,14 @@ partition, not of the night.
   same bucket with a streamed semi-join (no sort of every id of the store), and only those rows are
   ordered to find each id's first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
 
+* **Results spilled and merged by range** (:func:`spill`, :func:`in_ranges`): each partition's job
+  writes its continuity rows (ordered by path) and its share of the tails (ordered by file key) to
+  files in small row groups and returns their paths (:func:`spill_result`), and the duplicate-id
+  buckets are spilled the same way; the batch process then reads them back range by range of path
+  (or file key), at most :data:`ROWS_PER_RANGE` rows a range (the row groups of other ranges are
+  skipped by their statistics), sorts each range as the whole night's rows would be sorted, and
+  writes it on: one range in memory, whatever the night's size.
+
 Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
 """
 
@@ -462,7 +470,7 @@ def _checked(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, 
 
 #: Rows read back at once when the spilled results of a night's partitions are merged (continuity
 #: rows, duplicate ids, table tails: :func:`in_ranges`).
-ROWS_PER_RANGE = 100_000
+ROWS_PER_RANGE = 20_000
 #: Rows per row group of a spilled result file: a range reads only the row groups it needs.
 SPILL_GROUP = 2_000
 
@@ -533,7 +541,7 @@ def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) 
     cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
     h = S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null())
     g = ["site", "hand_id"]
-    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item()
+    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
     buckets = max(1, -(-n_ids // per_bucket))
     bucket = pl.concat_str(g, separator="\x1f").hash(seed=17) % buckets
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
