@@ -513,9 +513,11 @@ def ranges(files: list[str], by: str, limit: int | None = None) -> list[pl.Expr]
 def in_ranges(files: list[str], by: str, limit: int | None = None) -> Iterator[tuple[pl.Expr, pl.DataFrame]]:
     """The rows of ``files`` (spilled by :func:`spill`, ordered by ``by``) range by range of ``by``
     (:func:`ranges`), each range's rows in the files' order, with the range's filter: a range reads
-    the row groups that can hold its values, so memory holds one range, whatever the number of rows."""
+    the row groups that can hold its values, on polars' streaming engine (a partition's file holds
+    rows of every range: read whole, the files of a large night would be), so memory holds one
+    range, whatever the number of rows."""
     for e in ranges(files, by, limit):
-        yield e, pl.scan_parquet(files).filter(e).collect()
+        yield e, pl.scan_parquet(files).filter(e).collect(engine="streaming")
 
 
 #: What a partition's job gives back when its results are spilled: the paths of its continuity
