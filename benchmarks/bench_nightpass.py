@@ -12,6 +12,12 @@ read).  ``--base DIR`` runs the same pass with another checkout's ``auditor`` (f
 
     .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000,300000
     .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000 --base /tmp/main --json out/np.json
+    .venv/bin/python benchmarks/bench_nightpass.py --nights 300000,1000000,3000000 --workers 2   # on a pool
+
+With ``--workers N`` the pass runs on a spawned process pool of N workers (as ``hhaudit batch
+--workers N`` runs it: the partitions are jobs on the pool); the child then also reports its
+workers' CPU and the largest worker's peak, and the process tree's peak RSS is sampled.  The
+child sets polars' allocator as ``hhaudit batch`` does (``auditor.batch.allocator``).
 """
 
 from __future__ import annotations
@@ -35,13 +41,23 @@ NIGHT = "2026-11-01"
 ROOT = Path(__file__).resolve().parent.parent
 
 _CHILD = """
-import json, resource, sys, time
+import json, multiprocessing, resource, sys, time
+from auditor.batch.allocator import keep_freed_pages
+keep_freed_pages()  # polars' allocator as hhaudit batch sets it (for this process and its workers)
+from concurrent.futures import ProcessPoolExecutor
 from auditor.batch.crosshand import run_night
+workers = int(sys.argv[3])
+pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) if workers > 1 else None
 t = time.process_time()
-by_code = run_night(sys.argv[1], sys.argv[2])
+by_code = run_night(sys.argv[1], sys.argv[2], pool, workers)
+if pool is not None:
+    pool.shutdown()
 ru = resource.getrusage(resource.RUSAGE_SELF)
-print(json.dumps({"maxrss_mib": ru.ru_maxrss / 1024, "cpu_s": ru.ru_utime + ru.ru_stime,
-                  "pass_cpu_s": time.process_time() - t, "findings": sum(by_code.values())}))
+ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"maxrss_mib": ru.ru_maxrss / 1024, "cpu_s": ru.ru_utime + ru.ru_stime + ch.ru_utime + ch.ru_stime,
+                  "pass_cpu_s": time.process_time() - t, "workers_cpu_s": ch.ru_utime + ch.ru_stime,
+                  "worker_maxrss_mib": ch.ru_maxrss / 1024 if pool is not None else 0.0,
+                  "findings": sum(by_code.values())}))
 """
 
 
@@ -89,14 +105,37 @@ def replicate(seed: Path, out: Path, copies: int) -> int:
     return n
 
 
-def measure(store: Path, base: str | None) -> dict[str, Any]:
+def measure(store: Path, base: str | None, workers: int = 1, every: float = 0.5) -> dict[str, Any]:
+    """The pass in a fresh process (with ``workers`` > 1, on a spawned process pool of that many
+    workers, as ``hhaudit batch --workers`` runs it): its ``ru_maxrss``, the largest worker's, CPU
+    seconds of the process and of its workers, and the process tree's peak RSS (the sum over its
+    live processes) sampled every ``every`` seconds (``sample_tree.tree``)."""
+    import threading
+
+    from sample_tree import tree
+
     env = dict(os.environ)
     env["PYTHONPATH"] = base if base else str(ROOT)
-    r = subprocess.run([sys.executable, "-c", _CHILD, str(store), NIGHT], env=env, cwd=base or ROOT,
-                       capture_output=True, text=True)  # fmt: skip
-    if r.returncode:
-        raise SystemExit(r.stderr)
-    return dict(json.loads(r.stdout.strip().splitlines()[-1]))
+    p = subprocess.Popen([sys.executable, "-c", _CHILD, str(store), NIGHT, str(workers)], env=env, cwd=base or ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], sum(s[3] for s in tree(p.pid).values()))
+            done.wait(every)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = p.communicate()
+    done.set()
+    sampler.join()
+    if p.returncode:
+        raise SystemExit(err)
+    r = dict(json.loads(out.strip().splitlines()[-1]))
+    r["tree_peak_mib"] = peak[0] / 2**20
+    return r
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,6 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=10_000, help="hands audited for the seed store (10,000)")
     ap.add_argument("--base", help="another checkout's root (its auditor/ is run on a copy of each store)")
     ap.add_argument("--tmp", help="where the stores are built (default: the system's temporary folder)")
+    ap.add_argument(
+        "--workers", type=int, default=1, help="run the pass on a process pool of this many workers (1: in process)"
+    )
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args(argv)
     rows = []
@@ -120,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if base:
                     s = tmp / f"base{size}"
                     shutil.copytree(store, s)
-                r = measure(s, base)
+                r = measure(s, base, a.workers)
                 cross = pl.read_parquet(s / "crosshand" / f"night={NIGHT}" / "crosshand.parquet")
                 rows_ = sorted(cross.select(sorted(cross.columns)).iter_rows(), key=repr)
                 if base:
@@ -129,8 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 kept = rows_
                 r.update(code=label, hands=hands)
                 rows.append(r)
-                print(f"{hands:>9,} hands  {label:<5} peak RSS {r['maxrss_mib']:8.1f} MiB  CPU {r['cpu_s']:7.1f} s "
-                      f"(pass {r['pass_cpu_s']:6.1f} s)  findings {r['findings']:,}", flush=True)  # fmt: skip
+                print(f"{hands:>9,} hands  {label:<5} peak RSS {r['maxrss_mib']:8.1f} MiB (largest worker "
+                      f"{r['worker_maxrss_mib']:.1f}, tree {r['tree_peak_mib']:.1f})  CPU {r['cpu_s']:7.1f} s "
+                      f"(pass {r['pass_cpu_s']:6.1f} s, workers {r['workers_cpu_s']:6.1f} s)  "
+                      f"findings {r['findings']:,}", flush=True)  # fmt: skip
                 if base:
                     shutil.rmtree(s)
             shutil.rmtree(store)

@@ -271,3 +271,98 @@ def test_partitions_read_straight_from_staged_parts_write_the_same_rows(
                 want = pl.read_parquet(os.path.join(d, name))
                 got = pl.read_parquet(os.path.join(S.night_dir(str(copy), table, night), name))
                 assert got.equals(want), (night, table)
+
+
+def _tables_store(root: Path, tables: int, hands: int = 4) -> Path:
+    """A night of ``tables`` cash tables (a file each) of ``hands`` hands: the same hand dealt again
+    with its starting stacks, so every later hand of a table breaks the chain (T-findings)."""
+    from tests.test_batch import CLEAN, hand
+
+    src = root / f"in-{tables}"
+    src.mkdir()
+    for t in range(tables):
+        text = CLEAN.replace("Table 'Andromeda IV'", f"Table 'Bound {t:03d}'")
+        (src / f"t{t:03d}.txt").write_text(
+            "\n\n\n".join(hand(text, 800_000_000_000 + 1000 * t + i) for i in range(hands)) + "\n", "utf-8"
+        )
+    store = root / f"store-{tables}"
+    _batch(store, [src], NIGHTS[0])
+    return store
+
+
+class _Counting(Executor):
+    """Runs each job when it is submitted; counts the jobs handed out and not yet taken."""
+
+    def __init__(self) -> None:
+        self.out = 0
+        self.most = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        ex = self
+
+        class _Taken(Future[Any]):
+            def result(self, timeout: float | None = None) -> Any:
+                ex.out -= 1
+                return super().result(timeout)
+
+        f = _Taken()
+        f.set_result(fn(*args, **kwargs))
+        self.out += 1
+        self.most = max(self.most, self.out)
+        return f
+
+
+def test_the_night_pass_holds_a_bounded_part_of_the_night_whatever_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16: a night is checked in partitions of about HANDS_PER_PARTITION hands whatever the
+    number of workers, each job spills its results and gives back only their paths, at most
+    JOBS_PER_WORKER jobs a worker are handed out at once, and the batch process reads the spilled
+    rows back ROWS_PER_RANGE at a time: three times the night, three times the partitions, none
+    larger; and the rows are those of the night checked whole."""
+    per_part, per_range, workers = 12, 5, 2
+    sizes: dict[int, dict[str, list[int]]] = {}
+    check, in_ranges, job = X._check_frame, NP.in_ranges, NP.partition_job
+    for tables in (12, 36):
+        store = _tables_store(tmp_path, tables)
+        whole = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", NIGHTS[0]), "crosshand.parquet"))
+        tails = NP.write_tails(str(store), NIGHTS[0])  # from the night's hands, one query
+        assert whole.height >= tables and tails is not None
+        seen: dict[str, list[int]] = {"hands": [], "range": [], "results": []}
+
+        def counted_check(part: X.Part, seen: dict[str, list[int]] = seen) -> pl.DataFrame:
+            seen["hands"].append(part[0].height)
+            return check(part)
+
+        def counted_ranges(*a: Any, seen: dict[str, list[int]] = seen, **k: Any) -> Any:
+            for e, df in in_ranges(*a, **k):
+                seen["range"].append(df.height)
+                yield e, df
+
+        def counted_job(*a: Any, seen: dict[str, list[int]] = seen) -> Any:
+            r = job(*a)
+            seen["results"].append(all(x is None or isinstance(x, str) for x in r))
+            return r
+
+        ex = _Counting()
+        with monkeypatch.context() as m:
+            m.setattr(X, "HANDS_PER_PARTITION", per_part)
+            m.setattr(X, "_check_frame", counted_check)
+            m.setattr(NP, "ROWS_PER_RANGE", per_range)
+            m.setattr(NP, "in_ranges", counted_ranges)
+            m.setattr(NP, "partition_job", counted_job)
+            X.run_night(str(store), NIGHTS[0], ex, workers)
+        got = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", NIGHTS[0]), "crosshand.parquet"))
+        assert got.equals(whole)
+        d = S.night_dir(str(store), NP.TAILS, NIGHTS[0])
+        assert pl.read_parquet(os.path.join(d, os.listdir(d)[0])).equals(tails)
+        assert seen["results"] and all(seen["results"])  # paths, never frames
+        assert sum(seen["hands"]) == 4 * tables
+        assert ex.most <= X.JOBS_PER_WORKER * workers
+        # a range holds one path's rows at least (a file: here 3 rows a table), else at most per_range
+        assert max(seen["range"]) <= max(per_range, 3)
+        sizes[tables] = seen
+    small, large = sizes[12], sizes[36]
+    assert len(large["hands"]) >= 3 * len(small["hands"]) >= 3 * (4 * 12 // per_part)
+    assert max(large["hands"]) <= 3 * per_part  # a table is never split: partitions vary with the hash
+    assert len(large["range"]) > len(small["range"])

@@ -20,9 +20,12 @@ stacks, the start in UTC, a 24-hex-digit fingerprint of the hand's text):
 
 What would grow with the night or with the store's history is in :mod:`auditor.batch.nightpass`
 (issue 16): the earlier nights' last hands come from small per-night *table tails* files, a night of
-more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files and each
-checked alone, and :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash
-(:func:`duplicates` stays the whole-store query, the reference its tests compare with).
+more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partition files of about
+that many hands (whatever the number of workers) and each checked alone as a job that spills its
+results to files, :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash, and the
+spilled rows and tails are merged range by range (:func:`auditor.batch.nightpass.in_ranges`), so the
+batch process holds one range of rows, never the night's (:func:`duplicates` stays the whole-store
+query, the reference its tests compare with).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
@@ -232,14 +236,16 @@ def check_partitioned(
     return _merge([j.result() for j in jobs])
 
 
-def _located(store: str, night: str, df: pl.DataFrame) -> pl.DataFrame:
+def _located(store: str, night: str, df: pl.DataFrame, where: pl.Expr | None = None) -> pl.DataFrame:
     """The continuity rows ``df`` with the store location of their hand (located through the
-    night's hands), once each, in path and line order."""
+    night's hands), once each, in path and line order.  ``where``: the range of paths the rows are
+    in (:func:`auditor.batch.nightpass.ranges`): only the hands of those paths are read."""
     if df.is_empty():
         return df
     on = ["site", "hand_id", "path"]
+    hands = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
     loc = (  # only the hands with a finding (a semi-join: not the whole night in memory)
-        _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
+        (hands if where is None else hands.filter(where))
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
         .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
@@ -366,10 +372,32 @@ class _Job(Generic[R]):
         return self.fn(*self.args)
 
 
-def _whole_night(store: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame] | None:
-    """:func:`check_night` of a night of one partition (a job of :func:`run_night`)."""
+def _whole_night(store: str, night: str, out: str) -> tuple[str | None, str | None]:
+    """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows
+    spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; the tails are read from the
+    store)."""
+    from auditor.batch.nightpass import spill_result
+
     hands, seats = night_frames(store, night)
-    return C.check(hands.lazy(), seats=seats.lazy()).collect(), pl.DataFrame()
+    return spill_result(out, 0, C.check(hands.lazy(), seats=seats.lazy()).collect(), None)
+
+
+#: Jobs of the night pass in flight per worker (issue 16: a night's partitions are handed out as
+#: the workers take them, not all at once, so a few are in memory whatever the night's size).
+JOBS_PER_WORKER = 2
+
+
+def _results(ex: Executor, calls: list[tuple[Callable[..., R], tuple[Any, ...]]], window: int,
+             err: TextIO | None) -> Iterator[R]:  # fmt: skip
+    """``fn(*args)`` of each call on ``ex`` (:class:`_Job`), at most ``window`` submitted and not yet
+    taken, their results in the calls' order."""
+    held: deque[_Job[R]] = deque()
+    for fn, args in calls:
+        held.append(_Job(ex, fn, *args, err=err))
+        if len(held) >= window:
+            yield held.popleft().result()
+    while held:
+        yield held.popleft().result()
 
 
 def run_night(
@@ -381,74 +409,103 @@ def run_night(
     err: TextIO | None = None,
 ) -> Counter[str]:
     """Run the cross-hand pass for ``night`` and write its findings; returns their count by code.
-    The findings are turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame is
-    spilled to a file, then all are streamed into ``crosshand.parquet`` (issue 16: not held twice).
+
+    In bounded memory whatever the night's size (issue 16): a night of more than
+    :data:`HANDS_PER_PARTITION` hands (or of :data:`PARALLEL_HANDS` with several workers) is checked
+    in partitions of about that many hands by table (at least ``workers``), each a job that spills
+    its continuity rows and its share of the table tails to files and returns their paths; at most
+    :data:`JOBS_PER_WORKER` jobs a worker are handed out at once.  The duplicate ids are checked
+    bucket by bucket of hand-id hash in this process meanwhile, each bucket's rows spilled too.
+    Then the spilled rows are merged range by range of path (:func:`auditor.batch.nightpass.in_ranges`,
+    at most :data:`auditor.batch.nightpass.ROWS_PER_RANGE` rows held), located through the night's
+    hands of those paths, turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame
+    spilled, then streamed into ``crosshand.parquet``; the tails file is merged the same way by file
+    key.  The rows and their order are those of the whole night's query.
 
     ``pool`` (the batch's local process pool, its ``workers`` processes done with the files, or the
-    Dask engine's cluster, :meth:`auditor.batch.dask_engine.DaskEngine.executor`): the
-    partitions of the night are checked and the findings turned into rows on the workers while
-    this process checks the duplicate ids (issue 16: the pass used to run on one core after the
-    workers); a night of :data:`PARALLEL_HANDS` hands or more is then split into at least
-    ``workers`` partitions.  ``stage``: where the workers staged the hands parts they wrote
-    (:func:`auditor.batch.nightpass.stage_part`).  The rows are the same with or without a pool or
-    a stage (:func:`check_night`).  ``err``: where a job the pool could not run is named before this
-    process runs it (:class:`_Job`)."""
+    Dask engine's cluster, :meth:`auditor.batch.dask_engine.DaskEngine.executor`): where the
+    partitions are checked and the findings turned into rows; default: in this process.  ``stage``:
+    where the workers staged the hands parts they wrote (:func:`auditor.batch.nightpass.stage_part`).
+    The rows are the same with or without a pool or a stage (:func:`check_night`).  ``err``: where
+    a job the pool could not run is named before this process runs it (:class:`_Job`)."""
+    from auditor.batch import nightpass as NP
     from auditor.batch.engines import InProcess
-    from auditor.batch.nightpass import (
-        night_duplicates,
-        partition_job,
-        staged_night,
-        staged_partition_job,
-        stream_night,
-        write_findings,
-        write_tails,
-    )
     from auditor.batch.work import finding_row
 
     ex: Executor = pool if pool is not None else InProcess()
     workers = workers if pool is not None else 1
-    n = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night)).select(pl.len()).collect().item()
+    here = isinstance(ex, InProcess)
+    day = date.fromisoformat(night)
+    n = _hands(store).filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
     split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
+        out = os.path.join(tmp, "out")
+        os.makedirs(out)
         streamed = n > HANDS_PER_PARTITION or split > 1
-        direct = staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
-        jobs: list[_Job[tuple[pl.DataFrame, pl.DataFrame] | None]]
+        direct = NP.staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
+        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
         if direct is not None:  # each job reads the staged parts and keeps its partition's hands
             files, parts = direct
-            jobs = [_Job(ex, staged_partition_job, files, parts, i, night, err=err) for i in range(parts)]
+            calls = [(NP.staged_partition_job, (files, parts, i, night, out)) for i in range(parts)]
         elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
-            jobs = [_Job(ex, partition_job, hd, sd, night, err=err)
-                    for hd, sd in stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)]  # fmt: skip
+            found = NP.stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)
+            calls = [(NP.partition_job, (hd, sd, night, out, i)) for i, (hd, sd) in enumerate(found)]
         else:
-            jobs = [_Job(ex, _whole_night, store, night, err=err)]
-        dups = night_duplicates(store, night)  # meanwhile, in this process
-        done = [r for r in (j.result() for j in jobs) if r is not None]
+            calls = [(_whole_night, (store, night, out))]
+        spilled: list[tuple[str | None, str | None]] = []
+        failed: list[BaseException] = []
+
+        def check() -> None:
+            try:
+                spilled.extend(r for r in _results(ex, calls, JOBS_PER_WORKER * workers, err) if r is not None)
+            except BaseException as e:  # raised again in this thread
+                failed.append(e)
+
+        checker = None
+        if here:  # one after the other, then the duplicate ids
+            check()
+        else:  # handed out to the workers while this process checks the duplicate ids
+            checker = threading.Thread(target=check, name="hhaudit-night-jobs", daemon=True)
+            checker.start()
+        dups = []
+        for b, d in enumerate(NP.duplicate_buckets(store, night)):
+            p = NP.spill(d, os.path.join(out, f"dups-{b:06d}.parquet"), "path")
+            if p is not None:
+                dups.append(p)
+        if checker is not None:
+            checker.join()
+        if failed:
+            raise failed[0]
+        rows = [r for r, _t in spilled if r is not None]
+        tails = [t for _r, t in spilled if t is not None]
+
+        def frames() -> Iterator[pl.DataFrame]:
+            for where, got in NP.in_ranges(rows, "path"):
+                cont = _located(store, night, _merge([got]), where)
+                step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
+                slices = [(findings_frame, (cont.slice(i, step),)) for i in range(0, cont.height, step)]
+                yield from _results(ex, slices, workers, err)  # at most ``workers`` frames converted at once
+            yielded = False
+            for _where, d in NP.in_ranges(dups, "path"):
+                d = d.sort("path", "first_line", maintain_order=True)
+                for i in range(0, d.height, ROWS_PER_FRAME):
+                    found = []
+                    for f, r in _dup_findings(d.slice(i, ROWS_PER_FRAME)):
+                        row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
+                        row["table"] = r["table"]
+                        found.append(row)
+                    yield S.frame(found, S.FINDINGS)
+                    yielded = True
+            if not yielded:
+                yield S.frame([], S.FINDINGS)
+
+        path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
+        by_code = NP.write_findings(store, path, frames())
+        # the night's last hands of each table, read by the nights after it
+        NP.write_tails(store, night, None, None, tails if streamed else None)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    tails = [t for _c, t in done] if streamed else []
-    cont = _located(store, night, _merge([c for c, _t in done]) if streamed else done[0][0])
-    step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
-
-    def frames() -> Iterator[pl.DataFrame]:
-        window: deque[_Job[pl.DataFrame]] = deque()  # at most ``workers`` frames converted at once
-        for i in range(0, cont.height, step):
-            window.append(_Job(ex, findings_frame, cont.slice(i, step), err=err))
-            if len(window) >= workers:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
-        for i in range(0, max(dups.height, 1), ROWS_PER_FRAME):
-            rows = []
-            for f, r in _dup_findings(dups.slice(i, ROWS_PER_FRAME)):
-                row = finding_row(f, r["file_key"], r["audit_id"], r["hand_no"], None)
-                row["table"] = r["table"]
-                rows.append(row)
-            yield S.frame(rows, S.FINDINGS)
-
-    path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
-    by_code = write_findings(store, path, frames())
-    write_tails(store, night, tails)  # the night's last hands of each table, read by the nights after it
     return by_code
 
 

@@ -11,10 +11,12 @@ run ends (:meth:`DaskEngine.close`, called by :func:`auditor.batch.runner.run_ba
   result, the batch goes on);
 * :meth:`DaskEngine.executor` hands the same workers to the night pass as a
   :class:`concurrent.futures.Executor` (:func:`auditor.batch.crosshand.run_night`: each partition
-  is a task that reads its files from the store and returns its continuity rows and table tails;
+  is a task that reads its files from the store, spills its continuity rows and table tails to
+  files under the store and returns only their paths, a few tasks per worker handed out at once;
   a task the cluster cannot run is run in the batch process), so the batch process only lists the
-  night's parts and merges the results (issue 16: before, the client was closed after the files
-  and every partition was checked in the batch process).
+  night's parts and merges the spilled results range by range (issue 16: before, the client was
+  closed after the files and every partition was checked in the batch process; then every
+  partition's rows came back to it at once).
 
 A cluster started for the run (``--scheduler local``) runs with :data:`LOCAL_CONFIG`: Dask's
 diagnostics that cost CPU on every worker while a task runs are off or slowed down (issue 16: the

@@ -20,6 +20,14 @@ partition, not of the night.
   same bucket with a streamed semi-join (no sort of every id of the store), and only those rows are
   ordered to find each id's first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
 
+* **Results spilled and merged by range** (:func:`spill`, :func:`in_ranges`): each partition's job
+  writes its continuity rows (ordered by path) and its share of the tails (ordered by file key) to
+  files in small row groups and returns their paths (:func:`spill_result`), and the duplicate-id
+  buckets are spilled the same way; the batch process then reads them back range by range of path
+  (or file key), at most :data:`ROWS_PER_RANGE` rows a range (the row groups of other ranges are
+  skipped by their statistics), sorts each range as the whole night's rows would be sorted, and
+  writes it on: one range in memory, whatever the night's size.
+
 Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
 """
 
@@ -90,24 +98,36 @@ def tails_path(store: str, night: str, digest: str) -> str:
 
 
 def write_tails(
-    store: str, night: str, parts: list[pl.DataFrame] | None = None, live: pl.DataFrame | None = None
-) -> pl.DataFrame:
-    """Write the tails file of ``night`` (replacing any older one) and return it: from ``parts``
-    (the tails of each partition of a streamed night, :func:`check_streamed`) or, when they are not
-    given, from the night's hands (a night of at most one partition, or an older store)."""
+    store: str,
+    night: str,
+    parts: list[pl.DataFrame] | None = None,
+    live: pl.DataFrame | None = None,
+    files: list[str] | None = None,
+) -> pl.DataFrame | None:
+    """Write the tails file of ``night`` (replacing any older one): from ``parts`` (the tails of
+    each partition of a streamed night, :func:`check_streamed`), from ``files`` (those tails spilled
+    to files by the partitions' jobs, :func:`spill_result`: merged range by range of file key, so
+    the night's tails are never held whole; returns None) or, when neither is given, from the
+    night's hands (a night of at most one partition, or an older store).  Returns the rows written."""
     day = date.fromisoformat(night)
     live = _live(store) if live is None else live
     mine = live.filter(pl.col(S.NIGHT) == day)
-    if parts:
-        out = pl.concat(parts, how="vertical_relaxed")
-    else:
-        hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
-        out = _nested(store, day, _last_two(hands).collect())
-    # one order whichever way they were taken (issue 16: the same file from one process or a pool)
-    out = out.sort(_LOC, maintain_order=True)
     path = tails_path(store, night, _digest(mine))
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    S.write_atomic(out, path)
+    out: pl.DataFrame | None
+    if files:
+        # one order whichever way they were taken (issue 16: the same file from one process or a pool)
+        frames = (f.sort(_LOC, maintain_order=True) for _e, f in in_ranges(files, "file_key"))
+        write_frames(store, path, frames, dict(pl.read_parquet_schema(files[0])))
+        out = None
+    else:
+        if parts:
+            out = pl.concat(parts, how="vertical_relaxed")
+        else:
+            hands = S.scan(store, "hands").filter(pl.col(S.NIGHT) == day)
+            out = _nested(store, day, _last_two(hands).collect())
+        out = out.sort(_LOC, maintain_order=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        S.write_atomic(out, path)
     for f in os.scandir(os.path.dirname(path)):
         if f.name.startswith("tails-") and f.path != path:
             S.remove_quietly(f.path)
@@ -123,35 +143,47 @@ def tails(store: str, night: str) -> pl.DataFrame:
     for d in sorted(live.filter(pl.col(S.NIGHT) < day)[S.NIGHT].unique().to_list()):
         n = d.isoformat()
         path = tails_path(store, n, _digest(live.filter(pl.col(S.NIGHT) == d)))
-        frames.append(pl.read_parquet(path) if os.path.exists(path) else write_tails(store, n, None, live))
+        got = pl.read_parquet(path) if os.path.exists(path) else write_tails(store, n, None, live)
+        frames.append(got if got is not None else pl.read_parquet(path))
     if not frames:
         return _nested(store, day, _cols(S.scan(store, "hands")).head(0).collect())
     return _last_two(pl.concat(frames, how="vertical_relaxed").lazy()).collect()
 
 
-def write_findings(store: str, path: str, frames: Iterable[pl.DataFrame]) -> Counter[str]:
-    """Write ``frames`` (rows of the store's ``findings`` schema) in order as one Parquet file at
-    ``path`` (through a temporary name and a rename), holding one frame at a time: each is spilled
-    to a file first, then all are streamed into ``path``.  Returns the rows' count by code."""
+def write_frames(store: str, path: str, frames: Iterable[pl.DataFrame], schema: dict[str, pl.DataType]) -> None:
+    """Write ``frames`` (rows of ``schema``) in order as one Parquet file at ``path`` (through a
+    temporary name and a rename), holding one frame at a time: each is spilled to a file first, then
+    all are streamed into ``path`` (an empty frame of ``schema`` when there is none)."""
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        by_code: Counter[str] = Counter()
         names = []
         for i, f in enumerate(frames):
-            by_code.update(dict(f.group_by("code").len().iter_rows()))
             names.append(os.path.join(tmp, f"{i:06d}.parquet"))
             f.write_parquet(names[-1])
-        if len(names) == 1:
-            S.write_atomic(pl.read_parquet(names[0]), path)
+        if len(names) <= 1:
+            S.write_atomic(pl.read_parquet(names[0]) if names else pl.DataFrame(schema=schema), path)
         else:
             part = os.path.join(tmp, "all.parquet")
             pl.scan_parquet(names).sink_parquet(part, compression="zstd", maintain_order=True)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             shutil.move(part, path + ".tmp")
             os.replace(path + ".tmp", path)
-        return Counter({k: v for k, v in by_code.items() if v})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def write_findings(store: str, path: str, frames: Iterable[pl.DataFrame]) -> Counter[str]:
+    """Write ``frames`` (rows of the store's ``findings`` schema) in order as one Parquet file at
+    ``path`` (:func:`write_frames`: one frame held at a time).  Returns the rows' count by code."""
+    by_code: Counter[str] = Counter()
+
+    def counted() -> Iterator[pl.DataFrame]:
+        for f in frames:
+            by_code.update(dict(f.group_by("code").len().iter_rows()))
+            yield f
+
+    write_frames(store, path, counted(), S.FINDINGS)
+    return Counter({k: v for k, v in by_code.items() if v})
 
 
 # ------------------------------------------------------------------------------ streamed partitions
@@ -357,10 +389,11 @@ def staged_night(
 
 
 def staged_partition_job(
-    files: list[tuple[str, str]], parts: int, i: int, night: str
-) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    files: list[tuple[str, str]], parts: int, i: int, night: str, out: str | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled | None:
     """:func:`partition_job` of partition ``i`` of ``parts``, read from the staged ``files``
-    (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand."""
+    (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand.
+    With ``out``, its results are spilled there (:func:`spill_result`) and their paths returned."""
     from auditor.batch.crosshand import _check_frame
 
     mine = pl.col("_h") % parts == i
@@ -371,7 +404,8 @@ def staged_partition_job(
     hands = hands.select(list(_HANDS_LOC)).cast(_HANDS_LOC)  # type: ignore[arg-type]
     seats = seats.select(list(C.SEAT_FIELDS)).cast(C.SEAT_FIELDS)  # type: ignore[arg-type]
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
-    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
+    tails = _partition_tails(hands, seats, date.fromisoformat(night))
+    return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
 def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
@@ -404,7 +438,7 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        done = [partition_job(hd, sd, night) for hd, sd in stream_night(store, night, tmp, per_part)]
+        done = [_checked(hd, sd, night) for hd, sd in stream_night(store, night, tmp, per_part)]
         if tails_out is not None:
             tails_out.extend(t for _rows, t in done)
         return _merge([rows for rows, _t in done])
@@ -412,10 +446,19 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def partition_job(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def partition_job(
+    hands_dir: str, seats_dir: str, night: str, out: str | None = None, i: int = 0
+) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
     """One partition of a streamed night (:func:`stream_night`'s folders), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
-    :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool."""
+    :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
+    spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
+    paths: the batch process then merges them range by range, and a Dask worker keeps no result."""
+    checked, tails = _checked(hands_dir, seats_dir, night)
+    return (checked, tails) if out is None else spill_result(out, i, checked, tails)
+
+
+def _checked(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     from auditor.batch.crosshand import _check_frame
 
     hands, seats = _read(hands_dir, _HANDS_LOC), _read(seats_dir, C.SEAT_FIELDS)
@@ -423,21 +466,88 @@ def partition_job(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFr
     return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
 
+# -------------------------------------------------------------------- results spilled and merged
+
+#: Rows read back at once when the spilled results of a night's partitions are merged (continuity
+#: rows, duplicate ids, table tails: :func:`in_ranges`).
+ROWS_PER_RANGE = 20_000
+#: Rows per row group of a spilled result file: a range reads only the row groups it needs.
+SPILL_GROUP = 2_000
+
+
+def spill(df: pl.DataFrame, path: str, by: str) -> str | None:
+    """Write ``df`` to ``path`` ordered by ``by`` (stably: rows of one value keep their order) in
+    small row groups, for :func:`in_ranges`; None (nothing written) when it has no row."""
+    if not df.height:
+        return None
+    df.sort(by, maintain_order=True, nulls_last=True).write_parquet(path, row_group_size=SPILL_GROUP, statistics=True)
+    return path
+
+
+def ranges(files: list[str], by: str, limit: int | None = None) -> list[pl.Expr]:
+    """Filters that cut the rows of ``files`` into consecutive ranges of ``by`` (in its order,
+    nulls last) of at most ``limit`` (:data:`ROWS_PER_RANGE`) rows each; the rows of one value are
+    never split (a range holds at least one value's rows).  Only the counts by value are read."""
+    limit = ROWS_PER_RANGE if limit is None else limit
+    if not files:
+        return []
+    counts = pl.scan_parquet(files).group_by(by).len().sort(by, nulls_last=True).collect()
+    starts: list[object] = []
+    held = 0
+    for value, n in counts.iter_rows():
+        if held and held + n > limit and value is not None:  # nulls (none expected) join the last range
+            starts.append(value)
+            held = 0
+        held += n
+    if not counts.height:
+        return []
+    col = pl.col(by)
+    out = []
+    for lo, hi in zip([None, *starts], [*starts, None], strict=True):
+        cut = ([col >= lo] if lo is not None else []) + ([col < hi] if hi is not None else [])
+        e = pl.all_horizontal(cut) if cut else pl.lit(True)
+        out.append(e | col.is_null() if hi is None and lo is not None else e)
+    return out
+
+
+def in_ranges(files: list[str], by: str, limit: int | None = None) -> Iterator[tuple[pl.Expr, pl.DataFrame]]:
+    """The rows of ``files`` (spilled by :func:`spill`, ordered by ``by``) range by range of ``by``
+    (:func:`ranges`), each range's rows in the files' order, with the range's filter: a range reads
+    the row groups that can hold its values, on polars' streaming engine (a partition's file holds
+    rows of every range: read whole, the files of a large night would be), so memory holds one
+    range, whatever the number of rows."""
+    for e in ranges(files, by, limit):
+        yield e, pl.scan_parquet(files).filter(e).collect(engine="streaming")
+
+
+#: What a partition's job gives back when its results are spilled: the paths of its continuity
+#: rows and of its share of the night's table tails (None: it has none).
+Spilled = tuple[str | None, str | None]
+
+
+def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | None) -> Spilled:
+    """A partition's continuity rows and table tails written to ``out`` (``rows-<i>``, ordered by
+    path; ``tails-<i>``, ordered by file key) for the batch process to merge range by range."""
+    r = spill(rows, os.path.join(out, f"rows-{i:06d}.parquet"), "path")
+    t = spill(tails, os.path.join(out, f"tails-{i:06d}.parquet"), "file_key") if tails is not None else None
+    return r, t
+
+
 # ---------------------------------------------------------------------------- duplicate ids
 
 
-def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
-    """:func:`auditor.batch.crosshand.duplicates` of one night, bucket by bucket of hand-id hash."""
+def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> Iterator[pl.DataFrame]:
+    """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
+    in no set order): one bucket held at a time."""
     day = date.fromisoformat(night)
     cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
     h = S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null())
     g = ["site", "hand_id"]
-    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item()
+    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
     buckets = max(1, -(-n_ids // per_bucket))
     bucket = pl.concat_str(g, separator="\x1f").hash(seed=17) % buckets
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
     own_df = own.unique().collect()
-    out = []
     for b in range(buckets):
         hb = h.filter(bucket == b)
         mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique().collect(engine="streaming")
@@ -464,5 +574,9 @@ def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -
         )
         x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
         code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
-        out.append(x.with_columns(code=code).collect())
-    return pl.concat(out).sort("path", "first_line")
+        yield x.with_columns(code=code).collect()
+
+
+def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
+    """:func:`auditor.batch.crosshand.duplicates` of one night, bucket by bucket of hand-id hash."""
+    return pl.concat(list(duplicate_buckets(store, night, per_bucket))).sort("path", "first_line")

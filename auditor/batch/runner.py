@@ -14,9 +14,11 @@
    files first); unchanged files come back ``skipped`` after hashing, without being parsed;
 6. compact the manifest; run the cross-hand pass over the store (:mod:`auditor.batch.crosshand`:
    continuity of each table's hands, this night against the last hands of the nights before, and
-   hand ids found in several files or nights), written to ``crosshand/night=N/``.  With a local
-   pool the pass runs on its workers too (the night's partitions and the findings' rows), from the
-   hands parts the workers staged as they wrote them (``crosshand-stage-*``, removed after it);
+   hand ids found in several files or nights), written to ``crosshand/night=N/``, in partitions of
+   bounded size whose results are spilled to files and merged range by range (issue 16: the
+   memory of a few partitions, not of the night).  With a local pool or a Dask cluster the pass
+   runs on its workers too (the night's partitions and the findings' rows), from the hands parts
+   the workers staged as they wrote them (``crosshand-stage-*``, removed after it);
 7. rewrite the run row (``complete``, with every count), print the summary.
 
 Exit status: 2 when a file could not be audited (it is recorded and the batch went on) or on a
