@@ -258,8 +258,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     summary.files_skipped, summary.excluded = inputs.skipped, inputs.excluded
     query = crosshand.deferred
     if query is not None:  # a large run: its cross-hand query runs where the auditing process is no more
-        hand_over(end, query)  # (returns only when it could not replace this process)
         try:
+            hand_over(end, query)  # (returns only when it could not replace this process)
             end.crosshand(query.in_child())
         finally:
             query.remove()

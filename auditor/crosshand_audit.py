@@ -12,7 +12,10 @@ of the auditing process:
   for the stage does not grow with the run, and it never imports polars.  At the end, a run
   of at most :data:`IN_PROCESS` hands (nothing written) is checked in the process; a larger one in
   a **child process** (``python -m auditor.crosshand_audit``, :func:`main`), which returns the
-  findings in a file of the same folder;
+  findings in a file of the same folder, or, with ``defer`` (``hhaudit audit`` run as its own
+  process), not at all: the query is left as a :class:`Deferred` to ``hhaudit audit``, which
+  replaces the auditing process with a fresh interpreter that runs it (:mod:`auditor.finish`), so
+  that the auditing process and polars are never in memory at once;
 * :func:`findings_of` (the child's work) checks a run of at most :data:`HANDS_PER_PARTITION`
   hands at once; a larger one it first sorts into buckets by a hash of the table key (files of
   rows, :data:`BUFFER_ROWS` rows in memory at a time, no polars), then checks one bucket at a

@@ -554,7 +554,9 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def tree_run(argv: list[str], env: dict[str, str], cwd: str, every: float) -> dict[str, float]:
+def tree_run(
+    argv: list[str], env: dict[str, str], cwd: str, every: float, pass_fds: Sequence[int] = ()
+) -> dict[str, float]:
     """One command: the peak of the sum of its process tree's RSS (sampled every ``every`` s, from
     the few ``/proc`` files of the tree itself, cheap enough for an hour's run), its largest
     process (``ru_maxrss`` from ``wait4``: exact, and the larger of the images when a process
@@ -562,7 +564,7 @@ def tree_run(argv: list[str], env: dict[str, str], cwd: str, every: float) -> di
     import time
 
     t = time.perf_counter()
-    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, cwd=cwd, pass_fds=pass_fds)
     tree = 0
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
@@ -634,6 +636,68 @@ def tree(sizes: list[int], roots: list[tuple[str, Path]], commands: Sequence[str
     return 0
 
 
+def _finisher_state(directory: Path, n: int, out: Any) -> None:
+    """What ``hhaudit audit`` hands over after ``n`` hands (``auditor.finish``): a JSON report
+    written to ``out`` so far, the counts, every code kept (as ``--select ALL,T001``)."""
+    from auditor import findings as F
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, Deferred
+    from auditor.finish import STATE_FILE, End, Keep, _Pickler
+    from auditor.output import Options, RunSummary, formatter
+
+    opts = Options(argv=["hhaudit", "audit", "-"])
+    summary = RunSummary(files=1, hands_seen=n, hands_parsed=n)
+    keep = Keep(summary, frozenset(F.selected_codes(["ALL", "T001"], [], [])), [], directory, set())
+    end = End(formatter("json", out, opts), opts, summary, keep, True, None, False, True, out)
+    state = {"query": tuple(Deferred(directory, n, HANDS_PER_PARTITION)), "out": out.fileno(), "stdout": False,
+             "encoding": "utf-8", "errors": "strict"}  # fmt: skip
+    import pickle
+
+    with open(directory / STATE_FILE, "wb") as f:
+        f.write(pickle.dumps(state))
+        _Pickler(f, out).dump(end)
+    out.flush()
+
+
+def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None) -> int:
+    """``--ends N,N``: the end of a large audit alone, on the rows of N hands (as ``--child``
+    makes them): this checkout's finisher (``python -m auditor.finish``, the process the audit
+    replaces itself with) beside ``before``'s cross-hand child (``python -m auditor.crosshand_audit``,
+    which its auditing process waited for), in the same run: peak RSS (largest and tree), CPU."""
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, ROWS_FILE, _child_env
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-ends-") as tmp:
+        for n in sizes:
+            src = Path(tmp) / f"rows-{n}"
+            src.mkdir()
+            child_rows(src, base, n)
+            runs: list[tuple[str, Path]] = ([("before", before)] if before else []) + [("this", ROOT)]
+            for label, root in runs:
+                d = Path(tmp) / f"{label}-{n}"
+                d.mkdir()
+                os.link(src / ROWS_FILE, d / ROWS_FILE)
+                env = {**_child_env(), "PYTHONPATH": str(root)}
+                if label == "before":
+                    argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+                    got = tree_run(argv, env, tmp, every)
+                else:
+                    with open(Path(tmp) / f"report-{n}.json", "w", encoding="utf-8", newline="") as out:
+                        _finisher_state(d, n, out)
+                        os.set_inheritable(out.fileno(), True)
+                        argv = [sys.executable, "-m", "auditor.finish", str(d)]
+                        got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
+                    report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
+                    got["findings"] = len(report["findings"])
+                r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
+                rows.append(r)
+                print(json.dumps(r), flush=True)
+            (src / ROWS_FILE).unlink()
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -658,8 +722,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--before", metavar="DIR", help="with --tree: an earlier checkout run beside this one")
     ap.add_argument("--every", type=float, default=0.1, help="with --tree: seconds between samples of the tree")
     ap.add_argument("--inputs", metavar="PATTERN", help="with --tree: keep the inputs at PATTERN ({n}: hands)")
+    ap.add_argument("--ends", metavar="N,N",
+                    help="the end of a large audit alone on N hands' rows: this checkout's finisher beside "
+                         "--before's cross-hand child")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.ends:
+        sizes = [int(x) for x in args.ends.split(",") if x.strip()]
+        return ends(sizes, Path(args.before).resolve() if args.before else None, args.every, args.json)
     if args.tree:
         roots = ([("before", Path(args.before).resolve())] if args.before else []) + [("this", ROOT)]
         cmds = [c.strip() for c in (args.commands if args.commands != ",".join(SCALE_BOUNDS) else "audit").split(",")]
