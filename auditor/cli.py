@@ -232,18 +232,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     summary = RunSummary()
     codes = F.selected_codes(st["select"], st["ignore"], st["extend-select"])
     per_file = [(g, F.resolve_all(c)) for g, c in st["per-file-ignores"].items()]
-    from auditor.config import matches
+    from auditor.crosshand_audit import FirstHandFirst
+    from auditor.finish import End, Keep, can_hand_over, hand_over
 
-    def keep(f: F.Finding) -> bool:
-        if f.code not in codes or any(f.code in c and matches(f.path, [g], st.base) for g, c in per_file):
-            summary.ignored += 1
-            return False
-        if accepted and F.baseline_key(f) in accepted:
-            summary.baselined += 1
-            return False
-        summary.count(f)
-        return True
-
+    keep = Keep(summary, frozenset(codes), [(g, frozenset(c)) for g, c in per_file], st.base, accepted)
     collector = None
     if args.html:
         from auditor.report.views import Collector
@@ -252,26 +244,26 @@ def cmd_audit(args: argparse.Namespace) -> int:
             collector = Collector(args.html, inputs.files)
         except OSError as e:
             return _err(f"cannot write the HTML report to {args.html}: {e.strerror or e}")
-    worst = 0
+    end = End(fmt, opts, summary, keep, "T001" in codes, fail_on, args.exit_zero, args.quiet, out,
+              collector=collector)  # fmt: skip
+    # a large run's cross-hand query is left to the end (see auditor/finish.py) when this process may hand over
+    crosshand = FirstHandFirst(defer=getattr(args, "may_hand_over", False) and can_hand_over(end))
     items = iter_parsed(inputs.files, summary, keep, rules_name, on_hand=collector.on_hand if collector else None,
-                        gaps="T001" in codes)  # fmt: skip
+                        gaps=end.gaps, crosshand=crosshand)  # fmt: skip
     try:
         for hand, fs in progress(items, summary, len(inputs.files), enabled=not (args.quiet or args.no_progress)):
-            for f in fs:
-                fmt.write(f)
-                worst = max(worst, int(f.severity))
-                if collector is not None and hand is None:  # every finding outside a hand page
-                    collector.on_loose(f)
+            end.write(fs, in_hand=hand is not None)
     except SourceError as e:
         return _err(str(e))
     summary.files_skipped, summary.excluded = inputs.skipped, inputs.excluded
-    code = 1 if fail_on is not None and worst >= int(fail_on) and not args.exit_zero else 0
-    opts.exit_code = code
-    fmt.close(summary)
-    if out is not sys.stdout:
-        out.close()
-    if summary.files and not summary.hands_seen and not args.quiet:
-        print(f"hhaudit: warning: no hand found in {summary.files} file(s)", file=sys.stderr)
+    query = crosshand.deferred
+    if query is not None:  # a large run: its cross-hand query runs where the auditing process is no more
+        try:
+            hand_over(end, query)  # (returns only when it could not replace this process)
+            end.crosshand(query.in_child())
+        finally:
+            query.remove()
+    code = end.close()
     if collector is not None:
         from auditor.report.filters import filter_notes
         from auditor.report.views import write_report
@@ -443,6 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ours = first in ("audit", "parse", "explain", "rules", "profiles", "config", "formats")
     args = _parser(first if ours else None).parse_args(given)
     args.argv = given
+    # the command is this process (the hhaudit script): a large audit may replace it for its end
+    args.may_hand_over = argv is None
     try:
         if args.command == "audit":
             return cmd_audit(args)

@@ -12,7 +12,10 @@ of the auditing process:
   for the stage does not grow with the run, and it never imports polars.  At the end, a run
   of at most :data:`IN_PROCESS` hands (nothing written) is checked in the process; a larger one in
   a **child process** (``python -m auditor.crosshand_audit``, :func:`main`), which returns the
-  findings in a file of the same folder;
+  findings in a file of the same folder, or, with ``defer`` (``hhaudit audit`` run as its own
+  process), not at all: the query is left as a :class:`Deferred` to ``hhaudit audit``, which
+  replaces the auditing process with a fresh interpreter that runs it (:mod:`auditor.finish`), so
+  that the auditing process and polars are never in memory at once;
 * :func:`findings_of` (the child's work) checks a run of at most :data:`HANDS_PER_PARTITION`
   hands at once; a larger one it first sorts into buckets by a hash of the table key (files of
   rows, :data:`BUFFER_ROWS` rows in memory at a time, no polars), then checks one bucket at a
@@ -42,7 +45,7 @@ import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from auditor.findings import Finding
 from auditor.spillsort import dump as _dump
@@ -91,7 +94,7 @@ class Bounded:
     runs the T-rules (in a child process for a run of more than ``in_process`` hands)."""
 
     def __init__(self, rows_per_batch: int | None = None, hands_per_partition: int | None = None,
-                 in_process: int | None = None) -> None:  # fmt: skip
+                 in_process: int | None = None, defer: bool = False) -> None:  # fmt: skip
         # (the module's values read now, not when the class was defined: a test can lower them)
         self.rows_per_batch = ROWS_PER_BATCH if rows_per_batch is None else rows_per_batch
         self.hands_per_partition = HANDS_PER_PARTITION if hands_per_partition is None else hands_per_partition
@@ -102,6 +105,10 @@ class Bounded:
         self.out: BinaryIO | None = None
         self.child: bool | None = None  # after findings(): whether a child process ran the query
         self._cleanup: weakref.finalize[Any, Any] | None = None
+        #: with ``defer``, :meth:`findings` of a large run gives nothing and leaves the query to
+        #: whoever takes :attr:`deferred` (``hhaudit audit``'s finisher, :mod:`auditor.finish`)
+        self.defer = defer
+        self.deferred: Deferred | None = None
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
         from auditor.crosshand_rows import base_columns, hand_columns  # no polars in the auditing process
@@ -133,12 +140,40 @@ class Bounded:
         assert self.out is not None and self.dir is not None
         self.out.close()
         self.child = True
+        if self.defer:
+            if self._cleanup is not None:
+                self._cleanup.detach()  # the folder is the taker's now (Deferred.remove)
+            self.deferred = Deferred(self.dir, self.hands, self.hands_per_partition)
+            return
         give_back()  # the parent waits for the child: both count against the machine
         try:
             yield from _run_child(self.dir, self.hands, self.hands_per_partition)
         finally:
             if self._cleanup is not None:
                 self._cleanup()
+
+
+class Deferred(NamedTuple):
+    """The cross-hand query of a large run, not run yet: its folder (the rows file, written and
+    closed), the number of hands and the partition size.  Whoever takes it runs it once
+    (:meth:`in_process` or :meth:`in_child`) and removes the folder (:meth:`remove`)."""
+
+    dir: Path
+    hands: int
+    per_part: int
+
+    def in_process(self) -> Iterator[Finding]:
+        """The findings, computed in this process (polars imported here), a thousand at a time."""
+        for part in finding_parts(self.dir, self.hands, self.per_part):
+            yield from part
+
+    def in_child(self) -> Iterator[Finding]:
+        """The findings, computed in a child process (as :meth:`Bounded.findings`)."""
+        give_back()
+        return _run_child(self.dir, self.hands, self.per_part)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def give_back() -> None:
@@ -314,29 +349,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     file (``HANDS`` hands), written to ``DIR/findings.pickle`` (the child process of :class:`Bounded`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
-    from auditor.continuity import to_findings
-
-    with (tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp,
-          open(directory / FINDINGS_FILE, "wb") as f):  # fmt: skip
-        for df in sorted_finding_frames(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part):
-            for i in range(0, df.height, 1_000):  # a thousand findings at a time
-                _dump(to_findings(df.slice(i, 1_000)), f)
+    with open(directory / FINDINGS_FILE, "wb") as f:
+        for part in finding_parts(directory, hands, per_part):
+            _dump(part, f)
     return 0
 
 
-class FirstHandFirst:
-    """A :class:`Bounded` collector that starts one hand late (see the module)."""
+def finding_parts(directory: Path, hands: int, per_part: int) -> Iterator[list[Finding]]:
+    """The findings of ``directory``'s rows file (``hands`` hands), in order, a thousand at a time
+    (the work of the child process, :func:`main`, and of ``hhaudit audit``'s finisher)."""
+    from auditor.continuity import to_findings
 
-    def __init__(self) -> None:
+    with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:
+        for df in sorted_finding_frames(read_rows(directory / ROWS_FILE), Path(tmp), hands, per_part):
+            for i in range(0, df.height, 1_000):
+                yield to_findings(df.slice(i, 1_000))
+
+
+class FirstHandFirst:
+    """A :class:`Bounded` collector that starts one hand late (see the module); ``defer``: see
+    :class:`Bounded`."""
+
+    def __init__(self, defer: bool = False) -> None:
         self.first: tuple[Audited, list[Finding], list[str]] | None = None
         self.inner: Bounded | None = None
+        self.defer = defer
+
+    @property
+    def deferred(self) -> Deferred | None:
+        """After :meth:`findings`: the query left to the caller (a large run, with ``defer``)."""
+        return self.inner.deferred if self.inner is not None else None
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
         if self.inner is None:
             if self.first is None:
                 self.first = (a, list(findings), list(lines))
                 return
-            self.inner = Bounded()
+            self.inner = Bounded(defer=self.defer)
             self.inner.add(*self.first)
             self.first = None
         self.inner.add(a, findings, lines)

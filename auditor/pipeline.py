@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor import findings as F
 from auditor.audit import AuditRun, Result
@@ -18,6 +18,9 @@ from auditor.findings import Finding
 from auditor.formats import Chunk
 from auditor.ingest import FileInfo, expand_paths, open_source, read_stream
 from auditor.model import Hand
+
+if TYPE_CHECKING:
+    from auditor.crosshand_audit import FirstHandFirst
 
 
 class SourceError(OSError):
@@ -81,6 +84,7 @@ def iter_parsed(
     rules: str | None = "",
     on_hand: Callable[[Result], None] | None = None,
     gaps: bool = False,
+    crosshand: FirstHandFirst | None = None,
 ) -> Iterator[tuple[Hand | None, list[Finding]]]:
     """Read (and, unless ``rules`` is None, audit) every hand of ``paths`` with the one audit step.
 
@@ -90,12 +94,14 @@ def iter_parsed(
     kept findings) before the hand is yielded: the HTML report keeps the hands it shows.  When
     auditing, the cross-hand stage (T-codes, :mod:`auditor.continuity`) runs over every hand after
     the last one, and its findings come last, with no hand; ``gaps`` adds where a table's chain
-    could not be followed (T001, reported only when selected).
+    could not be followed (T001, reported only when selected).  ``crosshand`` is the stage's
+    collector (default: a new :class:`~auditor.crosshand_audit.FirstHandFirst`).
     """
     from auditor.crosshand_audit import FirstHandFirst  # polars only from a second hand on
 
-    run = AuditRun(rules=rules or None, audit=rules is not None,
-                   crosshand=FirstHandFirst() if rules is not None else None)  # fmt: skip
+    if rules is not None and crosshand is None:
+        crosshand = FirstHandFirst()
+    run = AuditRun(rules=rules or None, audit=rules is not None, crosshand=crosshand if rules is not None else None)
     for item in iter_chunks(paths, summary):
         if isinstance(item, Finding):
             fs = [item] if keep(item) else []
@@ -117,17 +123,26 @@ def iter_parsed(
             on_hand(r)
         yield r.hand, r.findings
     run.dups.seen.close()  # the duplicate-id store (its page cache, its file): not needed past the last hand
-    if run.crosshand is not None:  # a thousand at a time: their number grows with the run
-        fs = []
-        for f in run.crosshand.findings():
-            if (gaps or f.code != "T001") and keep(f):
-                summary.by_code[f.code] += 1
-                fs.append(f)
-                if len(fs) >= 1_000:
-                    yield None, fs
-                    fs = []
-        if fs:
+    if run.crosshand is not None:
+        for fs in crosshand_batches(run.crosshand.findings(), summary, keep, gaps):
             yield None, fs
+
+
+def crosshand_batches(found: Iterable[Finding], summary: Summary, keep: Callable[[Finding], bool],
+                      gaps: bool) -> Iterator[list[Finding]]:  # fmt: skip
+    """The cross-hand findings ``found`` that are reported (T001 only with ``gaps``, and what
+    ``keep`` keeps), counted in ``summary``, a thousand at a time: their number grows with the run.
+    (The end of :func:`iter_parsed`; also of a large ``hhaudit audit`` run's finisher, :mod:`auditor.finish`.)"""
+    fs: list[Finding] = []
+    for f in found:
+        if (gaps or f.code != "T001") and keep(f):
+            summary.by_code[f.code] += 1
+            fs.append(f)
+            if len(fs) >= 1_000:
+                yield fs
+                fs = []
+    if fs:
+        yield fs
 
 
 def audit(

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -542,6 +543,161 @@ def store(n: int, marks: list[int], json_out: str | None) -> int:
     return 0
 
 
+def _children(pid: int) -> list[int]:
+    """``pid``'s child processes (``/proc/PID/task/*/children``: no scan of every process)."""
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            out += [int(x) for x in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return out
+
+
+def tree_run(
+    argv: list[str], env: dict[str, str], cwd: str, every: float, pass_fds: Sequence[int] = ()
+) -> dict[str, float]:
+    """One command: the peak of the sum of its process tree's RSS (sampled every ``every`` s, from
+    the few ``/proc`` files of the tree itself, cheap enough for an hour's run), its largest
+    process (``ru_maxrss`` from ``wait4``: exact, and the larger of the images when a process
+    replaced itself with ``execve``), and the CPU of the command and every child it waited for."""
+    import time
+
+    t = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env, cwd=cwd, pass_fds=pass_fds)
+    tree = 0
+    while True:
+        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            break
+        todo, total = [p.pid], 0
+        while todo:
+            q = todo.pop()
+            total += _rss_kib(q)
+            todo += _children(q)
+        tree = max(tree, total)
+        time.sleep(every)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return {"tree_mib": round(tree / 1024, 1), "largest_mib": round(ru.ru_maxrss / 1024, 1),
+            "cpu_s": round(ru.ru_utime + ru.ru_stime, 1), "seconds": round(time.perf_counter() - t, 1),
+            "rc": p.returncode}  # fmt: skip
+
+
+#: ``--tree``: the commands, run on the same input (``{tmp}`` is a scratch folder).
+TREE_COMMANDS = {
+    "audit": ["audit", "{src}", "--format", "json", "--fail-on", "none", "-o", "{tmp}/out.json", "--quiet"],
+    "parse": ["parse", "{src}", "--to", "jsonl", "--out", "{tmp}/tables", "--quiet"],
+}
+
+
+def tree(sizes: list[int], roots: list[tuple[str, Path]], commands: Sequence[str], every: float,
+         json_out: str | None, keep: str | None) -> int:  # fmt: skip
+    """``--tree N,N``: for each N (the ``--scale`` input), each command run as ``hhaudit`` is (``python
+    -m auditor.cli``, the command its own process) once for each checkout in ``roots``, interleaved
+    (the session start beside this branch, in the same run): the process tree's peak, the largest
+    process, CPU; the slope between sizes in bytes per hand of the tree's peak."""
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-tree-") as tmp:
+        for n in sizes:
+            src = Path(keep.replace("{n}", str(n))) if keep else Path(tmp) / f"hands-{n}.txt"
+            if not src.exists():
+                stream_hands(src, n)
+            for cmd in commands:
+                for label, root in roots:
+                    argv = [a.replace("{src}", str(src)).replace("{tmp}", tmp) for a in TREE_COMMANDS[cmd]]
+                    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
+                    got = tree_run([sys.executable, "-m", "auditor.cli", *argv], env, tmp, every)
+                    r = {"hands": n, "command": cmd, "checkout": label, **got}
+                    rows.append(r)
+                    print(json.dumps(r), flush=True)
+            if not keep:
+                src.unlink()
+    print(f"\n{'command':<6} {'checkout':<10} {'hands':>10} {'tree MiB':>9} {'largest':>8} {'CPU s':>8} "
+          f"{'B/hand (tree) since prev':>25}")  # fmt: skip
+    for cmd in commands:
+        for label, _root in roots:
+            prev: dict[str, object] | None = None
+            for r in (r for r in rows if r["command"] == cmd and r["checkout"] == label):
+                b = ""
+                if prev is not None:
+                    dm = float(r["tree_mib"]) - float(prev["tree_mib"])  # type: ignore[arg-type]
+                    r["bytes_per_hand"] = round(dm * 2**20 / (int(r["hands"]) - int(prev["hands"])), 2)  # type: ignore[call-overload]
+                    b = f"{r['bytes_per_hand']:+.2f}"
+                print(f"{cmd:<6} {label:<10} {r['hands']:>10,} {r['tree_mib']:>9} {r['largest_mib']:>8} "
+                      f"{r['cpu_s']:>8} {b:>25}")  # fmt: skip
+                prev = r
+    for n in sizes:
+        for label, _root in roots:
+            cpu = {r["command"]: r["cpu_s"] for r in rows if r["hands"] == n and r["checkout"] == label}
+            if "audit" in cpu and "parse" in cpu and cpu["audit"]:
+                print(f"{label}, {n:,} hands: parse / audit CPU = {float(cpu['parse']) / float(cpu['audit']):.3f}")  # type: ignore[arg-type]
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+def _finisher_state(directory: Path, n: int, out: Any) -> None:
+    """What ``hhaudit audit`` hands over after ``n`` hands (``auditor.finish``): a JSON report
+    written to ``out`` so far, the counts, every code kept (as ``--select ALL,T001``)."""
+    from auditor import findings as F
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, Deferred
+    from auditor.finish import STATE_FILE, End, Keep, _Pickler
+    from auditor.output import Options, RunSummary, formatter
+
+    opts = Options(argv=["hhaudit", "audit", "-"])
+    summary = RunSummary(files=1, hands_seen=n, hands_parsed=n)
+    keep = Keep(summary, frozenset(F.selected_codes(["ALL", "T001"], [], [])), [], directory, set())
+    end = End(formatter("json", out, opts), opts, summary, keep, True, None, False, True, out)
+    state = {"query": tuple(Deferred(directory, n, HANDS_PER_PARTITION)), "out": out.fileno(), "stdout": False,
+             "encoding": "utf-8", "errors": "strict"}  # fmt: skip
+    import pickle
+
+    with open(directory / STATE_FILE, "wb") as f:
+        f.write(pickle.dumps(state))
+        _Pickler(f, out).dump(end)
+    out.flush()
+
+
+def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None) -> int:
+    """``--ends N,N``: the end of a large audit alone, on the rows of N hands (as ``--child``
+    makes them): this checkout's finisher (``python -m auditor.finish``, the process the audit
+    replaces itself with) beside ``before``'s cross-hand child (``python -m auditor.crosshand_audit``,
+    which its auditing process waited for), in the same run: peak RSS (largest and tree), CPU."""
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, ROWS_FILE, _child_env
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-ends-") as tmp:
+        for n in sizes:
+            src = Path(tmp) / f"rows-{n}"
+            src.mkdir()
+            child_rows(src, base, n)
+            runs: list[tuple[str, Path]] = ([("before", before)] if before else []) + [("this", ROOT)]
+            for label, root in runs:
+                d = Path(tmp) / f"{label}-{n}"
+                d.mkdir()
+                os.link(src / ROWS_FILE, d / ROWS_FILE)
+                env = {**_child_env(), "PYTHONPATH": str(root)}
+                if label == "before":
+                    argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+                    got = tree_run(argv, env, tmp, every)
+                else:
+                    with open(Path(tmp) / f"report-{n}.json", "w", encoding="utf-8", newline="") as out:
+                        _finisher_state(d, n, out)
+                        os.set_inheritable(out.fileno(), True)
+                        argv = [sys.executable, "-m", "auditor.finish", str(d)]
+                        got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
+                    report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
+                    got["findings"] = len(report["findings"])
+                r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
+                rows.append(r)
+                print(json.dumps(r), flush=True)
+            (src / ROWS_FILE).unlink()
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -560,8 +716,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--store", type=int, metavar="N", help="the duplicate-id store alone for N hands (--marks)")
     ap.add_argument("--child", metavar="N,N", help="the cross-hand child process alone on the rows of N hands")
     ap.add_argument("--phases", type=int, metavar="N", help="the cross-hand child's peak by phase on N hands' rows")
+    ap.add_argument("--tree", metavar="N,N",
+                    help="the process tree's peak, largest process and CPU of --commands (audit,parse) by N hands, "
+                         "this checkout beside --before's in the same run")  # fmt: skip
+    ap.add_argument("--before", metavar="DIR", help="with --tree: an earlier checkout run beside this one")
+    ap.add_argument("--every", type=float, default=0.1, help="with --tree: seconds between samples of the tree")
+    ap.add_argument("--inputs", metavar="PATTERN", help="with --tree: keep the inputs at PATTERN ({n}: hands)")
+    ap.add_argument("--ends", metavar="N,N",
+                    help="the end of a large audit alone on N hands' rows: this checkout's finisher beside "
+                         "--before's cross-hand child")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.ends:
+        sizes = [int(x) for x in args.ends.split(",") if x.strip()]
+        return ends(sizes, Path(args.before).resolve() if args.before else None, args.every, args.json)
+    if args.tree:
+        roots = ([("before", Path(args.before).resolve())] if args.before else []) + [("this", ROOT)]
+        cmds = [c.strip() for c in (args.commands if args.commands != ",".join(SCALE_BOUNDS) else "audit").split(",")]
+        sizes = [int(x) for x in args.tree.split(",") if x.strip()]
+        return tree(sizes, roots, cmds, args.every, args.json, args.inputs)
     if args.store:
         return store(args.store, [int(x) for x in args.marks.split(",") if x.strip()], args.json)
     if args.phases:
