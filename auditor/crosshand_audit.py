@@ -34,10 +34,7 @@ written and read only by this module, in a folder only the user can read (``temp
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -115,6 +112,8 @@ class Bounded:
         if not self.rows:
             return
         if self.out is None:
+            import tempfile  # (issue 16: start-up; tempfile, shutil and subprocess when first needed)
+
             self.dir = Path(tempfile.mkdtemp(prefix="hhaudit-crosshand-"))
             self.out = open(self.dir / ROWS_FILE, "wb")  # noqa: SIM115 (closed in findings or cleanup)
             self._cleanup = weakref.finalize(self, _remove, self.out, str(self.dir))
@@ -124,6 +123,8 @@ class Bounded:
     def findings(self) -> Iterator[Finding]:
         """The findings, read a thousand at a time from the child's file (their number grows with the run)."""
         if self.out is None and self.hands <= self.in_process:
+            import tempfile
+
             self.child = False
             with tempfile.TemporaryDirectory(prefix="hhaudit-crosshand-") as tmp:
                 found = findings_of([self.rows], Path(tmp), self.hands, self.hands_per_partition)
@@ -159,6 +160,8 @@ def give_back() -> None:
 
 
 def _remove(out: BinaryIO, directory: str) -> None:
+    import shutil
+
     out.close()
     shutil.rmtree(directory, ignore_errors=True)
 
@@ -179,6 +182,8 @@ def _child_env() -> dict[str, str]:
 
 def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
     """:func:`main` in a fresh interpreter on ``directory``'s rows file; its findings."""
+    import subprocess
+
     argv = [sys.executable, "-m", "auditor.crosshand_audit", str(directory), str(hands), str(per_part)]
     done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=_child_env(), check=False)
     if done.returncode != 0:
@@ -314,6 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     file (``HANDS`` hands), written to ``DIR/findings.pickle`` (the child process of :class:`Bounded`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     directory, hands, per_part = Path(args[0]), int(args[1]), int(args[2])
+    import tempfile
+
     from auditor.continuity import to_findings
 
     with (tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp,
