@@ -132,14 +132,22 @@ def _load(path: Path, key: str, expect: type) -> object | None:
     return stored[1]
 
 
+@cache
+def _internals() -> tuple[Any, Any, Any]:
+    """CPython's regular expression engine and the ``re`` compiler's parser and code generator
+    (private modules: their absence, or another layout, means patterns are pickled as usual)."""
+    import importlib
+
+    sre: Any = importlib.import_module("_sre")
+    return sre, importlib.import_module("re._compiler"), importlib.import_module("re._parser")
+
+
 def _program(p: re.Pattern[Any]) -> tuple[Any, ...] | None:
     """The arguments CPython's ``re`` compiler hands ``_sre.compile`` for ``p`` (its source, flags,
     program, group count and names), or None when they cannot be derived here or do not give back
     a pattern equal to ``p`` (``re.Pattern`` equality compares the source, flags and program)."""
     try:
-        import _sre  # type: ignore[import-not-found]
-        from re import _compiler, _parser  # type: ignore[attr-defined]  # CPython 3.11+
-
+        _sre, _compiler, _parser = _internals()
         parsed = _parser.parse(p.pattern, p.flags)
         code = [int(op) for op in _compiler._code(parsed, p.flags)]  # (its opcodes are int subclasses)
         groupindex = parsed.state.groupdict
@@ -158,8 +166,7 @@ def _pattern(magic: int, pattern: Any, flags: int, *program: Any) -> re.Pattern[
     """A stored pattern (:func:`_program`) made again without compiling its source, when the
     engine is the one that wrote it; else compiled from its source, as an ordinary pickle does."""
     try:
-        import _sre
-
+        _sre = _internals()[0]
         if magic == _sre.MAGIC:
             compiled: re.Pattern[Any] = _sre.compile(pattern, flags, *program)  # the engine validates the program
             return compiled
