@@ -37,10 +37,7 @@ written and read only by this module, in a folder only the user can read (``temp
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -122,6 +119,8 @@ class Bounded:
         if not self.rows:
             return
         if self.out is None:
+            import tempfile  # (issue 16: start-up; tempfile, shutil and subprocess when first needed)
+
             self.dir = Path(tempfile.mkdtemp(prefix="hhaudit-crosshand-"))
             self.out = open(self.dir / ROWS_FILE, "wb")  # noqa: SIM115 (closed in findings or cleanup)
             self._cleanup = weakref.finalize(self, _remove, self.out, str(self.dir))
@@ -131,6 +130,8 @@ class Bounded:
     def findings(self) -> Iterator[Finding]:
         """The findings, read a thousand at a time from the child's file (their number grows with the run)."""
         if self.out is None and self.hands <= self.in_process:
+            import tempfile
+
             self.child = False
             with tempfile.TemporaryDirectory(prefix="hhaudit-crosshand-") as tmp:
                 found = findings_of([self.rows], Path(tmp), self.hands, self.hands_per_partition)
@@ -173,6 +174,8 @@ class Deferred(NamedTuple):
         return _run_child(self.dir, self.hands, self.per_part)
 
     def remove(self) -> None:
+        import shutil
+
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -194,6 +197,8 @@ def give_back() -> None:
 
 
 def _remove(out: BinaryIO, directory: str) -> None:
+    import shutil
+
     out.close()
     shutil.rmtree(directory, ignore_errors=True)
 
@@ -214,6 +219,8 @@ def _child_env() -> dict[str, str]:
 
 def _run_child(directory: Path, hands: int, per_part: int) -> Iterator[Finding]:
     """:func:`main` in a fresh interpreter on ``directory``'s rows file; its findings."""
+    import subprocess
+
     argv = [sys.executable, "-m", "auditor.crosshand_audit", str(directory), str(hands), str(per_part)]
     done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=_child_env(), check=False)
     if done.returncode != 0:
@@ -358,6 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def finding_parts(directory: Path, hands: int, per_part: int) -> Iterator[list[Finding]]:
     """The findings of ``directory``'s rows file (``hands`` hands), in order, a thousand at a time
     (the work of the child process, :func:`main`, and of ``hhaudit audit``'s finisher)."""
+    import tempfile
+
     from auditor.continuity import to_findings
 
     with tempfile.TemporaryDirectory(prefix="buckets-", dir=directory) as tmp:

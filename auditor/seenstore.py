@@ -19,11 +19,11 @@ with a bounded cache, and no dependency to add.
 from __future__ import annotations
 
 import os
-import shutil
-import sqlite3
-import tempfile
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # sqlite3, tempfile and shutil are imported when the store spills (issue 16: start-up)
+    import sqlite3
 
 #: Hands kept in memory before the store moves to disk (~0.8 KiB a hand of 32 lines in all: ~8 MiB).
 SPILL_AT = 10_000
@@ -34,6 +34,8 @@ First = tuple[str, int, bytes]
 
 
 def _close(conn: sqlite3.Connection, directory: str) -> None:
+    import shutil
+
     conn.close()
     shutil.rmtree(directory, ignore_errors=True)
 
@@ -75,6 +77,9 @@ class SeenStore:
         self.db.execute("INSERT OR REPLACE INTO seen VALUES (?, ?, ?, ?, ?)", (*key, *value))
 
     def _spill(self) -> None:
+        import sqlite3
+        import tempfile
+
         d = tempfile.mkdtemp(prefix="hhaudit-seen-", dir=self.directory)
         db = sqlite3.connect(os.path.join(d, "seen.sqlite"), isolation_level=None, check_same_thread=False)
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "temp_store = FILE",

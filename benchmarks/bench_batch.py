@@ -344,6 +344,51 @@ def phases(src: Path, store: Path, workers: int, code: Path | None = None, seed:
     }
 
 
+_WORKER = """
+import json, sys, time
+c0 = time.process_time()  # the interpreter's own start-up
+from auditor.batch import engines
+engines._warm()  # what a pool worker does when it starts (engines._init_worker)
+c1 = time.process_time()
+from datetime import UTC, datetime
+from auditor import __version__
+from auditor.batch import store as S
+from auditor.batch.work import FileTask, audit_file
+marks = []
+for store in sys.argv[2:]:
+    path = sys.argv[1]
+    task = FileTask(path, S.file_key(path), "2026-12-01", store, "", __version__, "bench", datetime.now(UTC))
+    r = audit_file(task)
+    assert r.status == "audited", r.error
+    marks.append(time.process_time())
+print(json.dumps({"interpreter": c0, "warm": c1, "files": marks}))
+"""
+
+
+def worker_startup(path: Path, root: Path, code: Path | None = None) -> dict[str, float]:
+    """A pool worker's start-up in CPU seconds, in a fresh process: the interpreter, the worker's
+    warm-up (:func:`auditor.batch.engines._warm`: imports, format cards, header detector), then the
+    same file audited twice into two new stores; the first file's one-off work is the first audit's
+    CPU less the second's (grammar, pokerkit's tables, first calls).  ``code``: another checkout."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(code), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    stores = [str(Path(tempfile.mkdtemp(dir=root)) / "store") for _ in range(2)]
+    p = subprocess.run([sys.executable, "-c", _WORKER, str(path), *stores], capture_output=True, text=True,
+                       check=True, env=env, cwd=code)  # fmt: skip
+    for s in stores:
+        shutil.rmtree(Path(s).parent)
+    d = json.loads(p.stdout.splitlines()[-1])
+    first, second = d["files"][0] - d["warm"], d["files"][1] - d["files"][0]
+    return {
+        "interpreter_cpu_s": d["interpreter"],
+        "warm_cpu_s": d["warm"] - d["interpreter"],
+        "first_file_extra_cpu_s": first - second,
+        "file_cpu_s": second,
+        "startup_cpu_s": d["files"][0] - second,  # at its first result, less one file's CPU
+    }
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -402,6 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "auditor.batch.runner.Timings), alternating with this one")  # fmt: skip
     ap.add_argument("--seed-store", metavar="DIR", help="with --phases: start each run from a copy of this store "
                     "(e.g. `hhaudit batch CORPUS --store DIR --night 2026-11-30`: a store with a history)")  # fmt: skip
+    ap.add_argument("--worker-startup", type=int, default=0, metavar="N",
+                    help="a pool worker's start-up, N fresh processes (with --previous: alternating)")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -523,6 +570,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(line)
                     result.setdefault("projected", []).append({"code": code_label, "ratio": one / many,
                         "uncontended_ratio": one / uncontended(r1, rn) if "serial_cpu_s" in rn else None})  # fmt: skip
+            shutil.rmtree(src)
+        if args.worker_startup:
+            src = root / "in-worker-startup"
+            generate(src, args.hands_per_file, args.hands_per_file, texts)
+            (path,) = sorted(src.glob("*.txt"))
+            codes = [None] if not args.previous else [Path(args.previous).resolve(), None]
+            runs: dict[str, list[dict[str, float]]] = {}
+            for i in range(args.worker_startup + 1):  # the first of each: a warm-up (bytecode, caches)
+                for code in codes:
+                    r = worker_startup(path, root, code)
+                    if i:
+                        runs.setdefault("previous" if code is not None else "this checkout", []).append(r)
+            result["worker_startup"] = runs
+            print()
+            wrows = []
+            for label, rs in runs.items():
+                row: list[Any] = [label]
+                for k in ("startup_cpu_s", "interpreter_cpu_s", "warm_cpu_s", "first_file_extra_cpu_s", "file_cpu_s"):
+                    vs = sorted(r[k] for r in rs)
+                    row.append(f"{vs[0]:.3f} / {vs[len(vs) // 2]:.3f}")
+                wrows.append(row)
+            print(common.format_table([f"worker start-up, {len(path.read_text().split(chr(10) * 3)) - 1:,} hands "
+                                       f"(CPU s, min / median of {args.worker_startup})", "start-up", "interpreter",
+                                       "imports and warm-up", "first file's extra", "one file"], wrows))  # fmt: skip
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

@@ -7,56 +7,29 @@
 that; only compiling a ``.peg`` file needs :class:`parsimonious.grammar.Grammar`.
 
 :func:`install` registers the ``parsimonious`` package in ``sys.modules`` without running its
-``__init__`` (the same module object, found by the normal import machinery, with its ``__path__``),
-so its submodules import as usual.  The first time anything asks the package itself for a name
-(``from parsimonious import Grammar``, ``parsimonious.ParseError``), a module ``__getattr__`` runs the
-real ``__init__`` on that module object and answers from it: nothing of parsimonious is replaced,
-copied or changed, only the moment its ``__init__`` runs.  When parsimonious is already imported, or
-cannot be found, nothing is done.
+``__init__`` (:func:`auditor.deferinit.defer`, also used for pokerkit's: the same module object,
+found by the normal import machinery, with its ``__path__``), so its submodules import as usual.
+The first time anything asks the package itself for a name (``from parsimonious import Grammar``,
+``parsimonious.ParseError``), a module ``__getattr__`` runs the real ``__init__`` on that module
+object and answers from it: nothing of parsimonious is replaced, copied or changed, only the moment
+its ``__init__`` runs.  When parsimonious is already imported, or cannot be found, nothing is done.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import threading
 from types import ModuleType
-from typing import Any
+
+from auditor import deferinit
 
 NAME = "parsimonious"
-_lock = threading.RLock()
 
 
 def install() -> None:
-    """Make ``parsimonious``'s submodules importable without running its ``__init__`` yet."""
-    if NAME in sys.modules:
-        return
-    with _lock:
-        if NAME in sys.modules:
-            return
-        spec = importlib.util.find_spec(NAME)
-        if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-            return  # not installed as a package: the ordinary import reports it
-        module = importlib.util.module_from_spec(spec)
-        loader = spec.loader
-        state = {"done": False}
-
-        def __getattr__(name: str) -> Any:  # the module-level hook (PEP 562)
-            with _lock:
-                if not state["done"]:
-                    state["done"] = True
-                    del module.__dict__["__getattr__"]
-                    loader.exec_module(module)  # the package's own __init__, on the same module
-            try:
-                return module.__dict__[name]
-            except KeyError:
-                raise AttributeError(f"module {NAME!r} has no attribute {name!r}") from None
-
-        module.__dict__["__getattr__"] = __getattr__
-        sys.modules[NAME] = module
+    """Make ``parsimonious``'s submodules importable without running its ``__init__`` yet
+    (:func:`auditor.deferinit.defer`)."""
+    deferinit.defer(NAME)
 
 
 def is_deferred(module: ModuleType | None = None) -> bool:
     """Whether the package's ``__init__`` has not run yet (for tests)."""
-    m = module if module is not None else sys.modules.get(NAME)
-    return m is not None and "__getattr__" in m.__dict__
+    return deferinit.is_deferred(NAME, module)

@@ -6,6 +6,16 @@
   the lookup table of the hand type, asked about each five-card combination the hand type's
   ``from_game`` would try, the best kept).
 
+pokerkit's tables (:func:`lookup`) are pokerkit's own objects, made once per pokerkit: importing
+``pokerkit`` builds every hand type's table and its game state machine (~0.3 s of CPU, once per
+process: a batch worker's first hi/lo hand paid it), so the table of a hand type is taken from
+``pokerkit.hands`` the first time and kept pickled in hhaudit's cache directory
+(:mod:`auditor.formats.cache`: atomic writes, the user's own files only, anything unreadable
+rebuilt, read-only or turned off only costs the time), keyed by the bytes of pokerkit's
+``hands.py``, ``lookups.py`` and ``utilities.py`` (what builds a table) and the Python version.
+Loading one imports ``pokerkit.lookups`` and ``pokerkit.utilities`` only, not pokerkit's package
+``__init__`` (:mod:`auditor.deferinit`): 0.2 ms (eight-or-better) to ~13 ms (a full five-card table).
+
 Every function returns a *key*: an ``int`` where greater means a better hand (for lows: a better
 low), comparable only with keys of the same game.
 """
@@ -15,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
@@ -83,10 +94,49 @@ def lookup(hand_type: str) -> Any:
     """The lookup table of pokerkit's hand type ``hand_type`` (``StandardHighHand.lookup``, ...)."""
     table = _LOOKUPS.get(hand_type)
     if table is None:
-        import pokerkit
-
-        table = _LOOKUPS[hand_type] = getattr(pokerkit, hand_type).lookup
+        table = _LOOKUPS[hand_type] = _load_lookup(hand_type)
     return table
+
+
+#: pokerkit's modules that make a hand type's table: which table class (``hands``), how it is
+#: built (``lookups``), the cards and ranks it is built of (``utilities``)
+POKERKIT_SOURCES = ("hands.py", "lookups.py", "utilities.py")
+
+
+def pokerkit_sources() -> list[Path]:
+    """The files of :data:`POKERKIT_SOURCES` of the pokerkit that is imported (found without
+    running pokerkit's package ``__init__``)."""
+    from auditor import deferinit
+
+    deferinit.defer("pokerkit")
+    import pokerkit.lookups
+
+    here = Path(pokerkit.lookups.__file__ or "").parent
+    return [here / name for name in POKERKIT_SOURCES]
+
+
+def lookup_key(hand_type: str, sources: Sequence[Path]) -> str:
+    """The cache key of ``hand_type``'s table: the bytes of pokerkit's ``sources``, the hand type,
+    the Python version and hhaudit's cache layout (:func:`auditor.formats.cache.key_of`)."""
+    from auditor.formats import cache
+
+    return cache.key_of("lookup", sources, hand_type)
+
+
+def _load_lookup(hand_type: str) -> Any:
+    """``hand_type``'s table from the cache, else pokerkit's own (``pokerkit.hands``), stored."""
+    sources = pokerkit_sources()  # (pokerkit's package __init__ deferred, pokerkit.lookups imported)
+    import pokerkit.lookups
+
+    from auditor.formats import cache
+
+    def build() -> Any:
+        import pokerkit.hands  # every table of pokerkit's hand types is built here (~0.17 s)
+
+        return getattr(pokerkit.hands, hand_type).lookup
+
+    kind: type[Any] = pokerkit.lookups.Lookup
+    return cache.load_or_build(f"lookup-{hand_type}", lookup_key(hand_type, sources), kind, build)
 
 
 def entry(hand_type: str, cards: tuple[str, ...]) -> Any:
