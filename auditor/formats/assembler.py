@@ -43,6 +43,7 @@ class ReadFailure(Exception):
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
                "table_id", "rebuys")  # fmt: skip
+_EXTRA_FACTS = frozenset(EXTRA_FACTS)
 
 _NEXT_STREET: dict[str, M.Street] = {
     "preflop": "flop",
@@ -118,6 +119,7 @@ class HandAssembler:
         self.unmarked = False
         self.street_starts: list[tuple[M.Street, int]] = []
         self.derived_posts = False  # a forced bet was derived (see forced_bets, absent_blinds)
+        self.claims = 0  # pot claims recorded so far (pot_claim looks for earlier ones only when there are)
 
     def read_guarded(self, read: Callable[[HandAssembler, Any], M.Hand | None],
                      chunk: Any) -> tuple[M.Hand | None, list[Finding]]:  # fmt: skip
@@ -272,8 +274,10 @@ class HandAssembler:
 
     def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
         status = status.lower()
-        self.seats.append(M.Seat(self.number(seat, "seat number"), player, self.amt(stack), self.line,
-                                 self.money(bounty) if bounty else None,
+        # (number's usual case inline: a seat line of each player a hand)
+        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
+        n = int(seat) if ok else self.number(seat, "seat number")
+        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None,
                                  "sitting out" in status or "out of hand" in status))  # fmt: skip
 
     # -- betting
@@ -281,7 +285,8 @@ class HandAssembler:
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
-        if kind_text.lower() in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
+        kind_lower = kind_text.lower()
+        if kind_lower in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
             # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
             # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
             sb = self.facts.get("sb")
@@ -295,8 +300,8 @@ class HandAssembler:
                 self.add(M.Post, player=player, kind="dead_small_blind",
                          amount=posted if posted is not None else self.amt(sb), all_in=False)  # fmt: skip
             return
-        kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
-        if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
+        kind = V.POST_KINDS.get(kind_lower, "missed_blind")
+        if kind == "big_blind" and "bring" in kind_lower and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "big_blind" and not self.small_blind_seen and not self.events:
             # a table whose blinds are the same size: OnGame calls the first blind a "big blind" too
@@ -344,19 +349,21 @@ class HandAssembler:
         verb = verb.lower()
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
+        if by is None:  # (folds and checks first: they need neither the street total nor the export's
+            # reading of call and raise amounts, which only changes a verb starting "call" or "raise")
+            if verb.startswith("fold"):
+                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
+                if cards:
+                    self.add(M.Muck, player=player, cards=V.cards_of(cards))
+                return
+            if verb.startswith("check"):
+                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
+                return
         prev = self.street_bet.get(player, 0)
         if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
             to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
-            return
-        if verb.startswith("fold"):
-            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
-            if cards:
-                self.add(M.Muck, player=player, cards=V.cards_of(cards))
-            return
-        if verb.startswith("check"):
-            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
             return
         kind: M.ActionKind
         printed: int | None = None
@@ -579,7 +586,7 @@ class HandAssembler:
             self.forced_bets()
         if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False
-        elif self._stud() and name.strip().upper() == "HOLE CARDS":
+        elif name.strip().upper() == "HOLE CARDS" and self._stud():
             street = "third"  # a stud hand's "HOLE CARDS" are third street
         if street == "summary":
             self.complete = True
@@ -662,8 +669,10 @@ class HandAssembler:
         """The cards a show or muck line reveals.  Sites that print the best five cards at
         showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
         player then reveals the hole cards they were dealt."""
-        if V.game_of(self.facts.get("game", "")) == "draw":
-            return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
+        if not printed or V.game_of(self.facts.get("game", "")) == "draw":
+            # nothing printed: nothing to replace (every branch below gives ``printed``); a draw hand
+            # at showdown is not the hand dealt: what is shown is the hand
+            return printed
         hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
                      for c in e.cards + e.new_cards)  # fmt: skip
         if self._stud():
@@ -706,7 +715,7 @@ class HandAssembler:
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
         """The summary's money claims; ``unit``: the precision of the printed total (see PotClaim)."""
         early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"] if (
-            self.street == "summary" and not pots) else []  # fmt: skip
+            self.street == "summary" and not pots and self.claims) else []  # fmt: skip
         if self.street == "summary" and early and not pots:
             # "Total pot" lines printed before the summary (Chico: "Total pot 1.26 | Rake 0.22" after
             # the betting, each side pot's; a line may be printed twice): the summary's total is the
@@ -714,6 +723,7 @@ class HandAssembler:
             sides = list(dict.fromkeys(e.total for e in early))
             pots = (("main", total), *((f"side-{i}", v) for i, v in enumerate(sides, start=1)))
             total += sum(sides)
+        self.claims += 1
         self.events.append(M.PotClaim(self.line, self.col, self.street, self.run, total, pots, rake, fees, unit))
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
@@ -818,33 +828,36 @@ class HandAssembler:
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
-        return M.Hand(
-            site=self.format,
-            hand_id=str(f.get("hand_id")),
-            path=self.path,
-            first_line=self.first_line,
-            last_line=self.first_line + self.n_lines - 1,
-            game=self._game(),
-            game_text=f.get("game", ""),
-            structure=structure,
-            small_blind=self.amt(sb) if sb else None,
-            big_blind=self.amt(bb) if bb else None,
-            currency=currency,
-            decimals=self.decimals,
-            button=self.number(button, "button seat") if button else None,
-            max_seats=self.number(f["max_seats"], "table size") if f.get("max_seats") else None,
-            table=f.get("table") or f.get("table_name"),
-            tournament_id=f.get("tournament_id"),
-            level=f.get("level"),
-            start_time=f.get("date"),
-            time_zone=f.get("tz"),
-            play_money=play,
-            ante=self.amt(f["ante"]) if f.get("ante") else None,
-            cap=self.amt(f["cap"]) if f.get("cap") else None,
-            seats=tuple(seats),
-            events=tuple(events),
-            complete=self.complete,
-            cancelled=self.cancelled,
-            runs=self.runs,
-            extras={**{k: str(v) for k, v in f.items() if k in EXTRA_FACTS}, **partial_extras},
+        extras = {k: str(v) for k, v in f.items() if k in _EXTRA_FACTS}
+        if partial_extras:
+            extras.update(partial_extras)
+        return M.Hand(  # by position (cheaper than 28 keywords), in the order of Hand's fields
+            self.format,  # site
+            str(f.get("hand_id")),  # hand_id
+            self.path,  # path
+            self.first_line,  # first_line
+            self.first_line + self.n_lines - 1,  # last_line
+            self._game(),  # game
+            f.get("game", ""),  # game_text
+            structure,  # structure
+            self.amt(sb) if sb else None,  # small_blind
+            self.amt(bb) if bb else None,  # big_blind
+            currency,  # currency
+            self.decimals,  # decimals
+            self.number(button, "button seat") if button else None,  # button
+            self.number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
+            f.get("table") or f.get("table_name"),  # table
+            f.get("tournament_id"),  # tournament_id
+            f.get("level"),  # level
+            f.get("date"),  # start_time
+            f.get("tz"),  # time_zone
+            play,  # play_money
+            self.amt(f["ante"]) if f.get("ante") else None,  # ante
+            self.amt(f["cap"]) if f.get("cap") else None,  # cap
+            tuple(seats),  # seats
+            tuple(events),  # events
+            self.complete,  # complete
+            self.cancelled,  # cancelled
+            self.runs,  # runs
+            extras,  # extras
         )

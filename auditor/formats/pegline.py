@@ -101,9 +101,10 @@ class LineRegex:
         m = self.regex.match(line)
         if m is None:
             return None
+        groups = m.groups()  # one call, then each value by its index (group numbers start at 1)
         out: dict[str, Any] = {}
         for name, group in self.flat or ():
-            v = m.group(group)
+            v = groups[group - 1]
             if v is not None:
                 out[name] = v
         return m.end(), out
