@@ -113,7 +113,8 @@ class HandAssembler:
         self.complete = False
         self.cancelled = False
         self.small_blind_seen = False
-        self.dot_thousands = _dot_thousands(format_name)
+        # (the facts a reader passes are its format card's: no registry look-up per hand)
+        self.dot_thousands = facts.dot_thousands if facts is not None else _dot_thousands(format_name)
         # exports that print no street markers (Bodog network, 2012): the streets are told by the
         # betting (see _next_street_by_betting); the event index where each inferred street began
         self.unmarked = False
@@ -173,7 +174,8 @@ class HandAssembler:
                 f["date"] = f"{f['year']} {f['date']}"
             else:
                 f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
-        stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
+        stakes = (f"{f.get('currency') or ''} {f.get('sb') or ''} {f.get('bb') or ''} {f.get('button_blind') or ''} "
+                  f"{f.get('ante') or ''}")  # fmt: skip
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
         if "streets_by_betting" in values:
             self.unmarked = True
@@ -182,12 +184,8 @@ class HandAssembler:
         self.decimals = max(self.decimals, self.min_decimals)
         if f.get("brand"):
             fmt = _registry().get(self.format)
-            if fmt is not None:
-                brand = str(f["brand"]).lower()
-                for name, facts in fmt.brands.items():
-                    if name.lower() == brand:  # a brand that prints differently (Format.facts_for)
-                        self.export = facts
-                        break
+            if fmt is not None:  # a brand that prints differently (Format.facts_for)
+                self.export = fmt.brand_facts.get(str(f["brand"]).lower(), self.export)
         self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:
@@ -794,7 +792,7 @@ class HandAssembler:
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
-        stakes = "".join(f.get(k) or "" for k in ("sb", "bb", "button_blind", "ante"))
+        stakes = f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}"
         currency = f.get("currency") or currency_of(stakes)
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
