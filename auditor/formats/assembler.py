@@ -121,6 +121,7 @@ class HandAssembler:
         self.street_starts: list[tuple[M.Street, int]] = []
         self.derived_posts = False  # a forced bet was derived (see forced_bets, absent_blinds)
         self.claims = 0  # pot claims recorded so far (pot_claim looks for earlier ones only when there are)
+        self.boards: list[M.Board] = []  # the Board events among ``events`` (a street marker's reprint test)
 
     def read_guarded(self, read: Callable[[HandAssembler, Any], M.Hand | None],
                      chunk: Any) -> tuple[M.Hand | None, list[Finding]]:  # fmt: skip
@@ -512,6 +513,7 @@ class HandAssembler:
                                         cards=board[lo:hi], board_before=board[:lo])))  # fmt: skip
         for at, ev in reversed(inserts):
             self.events.insert(at, ev)
+            self.boards.append(ev)
 
     def mark_all_in(self, player: str) -> None:
         """The player's last wager put them all-in (said on a line of its own)."""
@@ -605,12 +607,13 @@ class HandAssembler:
             board, before = V.cards_of(cards), V.cards_of(prior)
             if run is not None and prior:
                 before = self._run_board_before(prior)
-            board_cls, run_now = M.Board, self.run
-            for e in self.events:
-                if (isinstance(e, board_cls) and e.street == street and e.run == run_now and e.cards == board
-                        and e.board_before == before):  # fmt: skip
+            run_now = self.run
+            for e in self.boards:  # (the Board events: no scan of the others)
+                if e.street == street and e.run == run_now and e.cards == board and e.board_before == before:
                     return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
-            self.events.append(M.Board(self.line, self.col, street, run_now, board, before))
+            ev = M.Board(self.line, self.col, street, run_now, board, before)
+            self.events.append(ev)
+            self.boards.append(ev)
 
     def _run_board_before(self, prior: str) -> tuple[str, ...]:
         """The board before a numbered run's street marker, and the deal of any of its cards that no
@@ -634,8 +637,10 @@ class HandAssembler:
             return before
         for lo, hi, street in ((0, 3, "flop"), (3, 4, "turn"), (4, 5, "river")):
             if len(so_far) <= lo and hi <= len(before):
-                self.events.append(M.Board(line=self.line, col=self.col, street=street, run=self.run,  # type: ignore[arg-type]
-                                           cards=before[lo:hi], board_before=before[:lo]))  # fmt: skip
+                ev = M.Board(line=self.line, col=self.col, street=street, run=self.run,  # type: ignore[arg-type]
+                             cards=before[lo:hi], board_before=before[:lo])  # fmt: skip
+                self.events.append(ev)
+                self.boards.append(ev)
         return before
 
     def table_cards(self, cards: str) -> None:
@@ -671,8 +676,11 @@ class HandAssembler:
             # nothing printed: nothing to replace (every branch below gives ``printed``); a draw hand
             # at showdown is not the hand dealt: what is shown is the hand
             return printed
-        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
-                     for c in e.cards + e.new_cards)  # fmt: skip
+        hole: tuple[str, ...] = ()
+        hole_cls = M.HoleCards
+        for e in self.events:  # (a plain loop: no generator frame a step)
+            if isinstance(e, hole_cls) and e.player == player:
+                hole += e.cards + e.new_cards
         if self._stud():
             # stud reprints the cards so far on every street: the last line holds them all, and
             # only a line longer than what the show prints (the best five) is the dealt hand
