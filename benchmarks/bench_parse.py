@@ -341,7 +341,10 @@ def sites_bench(sites: str, repeat: int, rounds: int, previous: str | None, json
         for name, root in which.items():
             env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
             cmd = [sys.executable, str(here), "--sites-worker", sites, "--repeat", str(repeat)]
-            done = subprocess.run(cmd, env=env, cwd=root, check=True, capture_output=True, text=True)
+            done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+            if done.returncode:
+                print(done.stderr, file=sys.stderr)
+                return 2
             runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
     best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us")} for site in rs[0]}
             for k, rs in runs.items()}  # fmt: skip
