@@ -471,7 +471,7 @@ class PegVisitor:
         if m is None or m.end() != len(lines[1]):
             raise _Slow
         a.line, a.col = first + 1, 1
-        HANDLERS["table"](self, [("table", m.groupdict())], None)
+        a.table(m.groupdict())  # what on_table does with the table rule's one part
         n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
         on_seat = HANDLERS["seat"]
