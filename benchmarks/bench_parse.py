@@ -26,7 +26,8 @@ pokerkit accepted (the fair like-for-like comparison).
 ``--sites pokerstars,ggpoker,winamax [--previous DIR] [--rounds N]`` measures instead, per corpus
 folder, hhaudit's parse alone (``parse_chunk``) and the full audit (``parse_chunk`` then
 ``audit_hand``) in microseconds a hand of CPU time, this checkout and, with ``--previous``, another
-checkout (``PYTHONPATH=DIR``), each in its own process, the two alternating ``--rounds`` times
+checkout (``PYTHONPATH=DIR``; "this" is the hhaudit the interpreter imports, an installed
+compiled wheel too), each in its own process, the two alternating ``--rounds`` times
 (the best run of each kept): a same-run comparison on a machine shared with other work.
 """
 
@@ -303,11 +304,12 @@ def phh_bench(corpora: Sequence[Path], repeat: int, json_out: Path | None) -> in
 
 def sites_worker(sites: str, repeat: int) -> int:
     """``--sites`` in one process: per folder, parse and full audit, µs a hand (CPU time), as JSON."""
+    import auditor
     from auditor.audit import audit_hand
     from auditor.formats import parse_chunk
     from auditor.profiles import for_hand
 
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, Any] = {"auditor": str(Path(auditor.__file__).parent)}  # (which hhaudit was timed)
     for site in sites.split(","):
         chunks = common.load_chunks(common.default_corpus(site), site)[1].chunks
 
@@ -335,19 +337,22 @@ def sites_bench(sites: str, repeat: int, rounds: int, previous: str | None, json
     import subprocess
 
     here = Path(__file__).resolve()
-    which = {"this": str(here.parent.parent)} | ({"previous": str(Path(previous).resolve())} if previous else {})
-    runs: dict[str, list[dict[str, dict[str, float]]]] = {k: [] for k in which}
+    # "this": the hhaudit this interpreter imports (an installed compiled wheel too), as bench_audit.py
+    which: dict[str, str | None] = {"this": None} | ({"previous": str(Path(previous).resolve())} if previous else {})
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in which}
     for _ in range(max(1, rounds)):
         for name, root in which.items():
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+            env = dict(os.environ)
+            if root is not None:
+                env["PYTHONPATH"] = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
             cmd = [sys.executable, str(here), "--sites-worker", sites, "--repeat", str(repeat)]
-            done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+            done = subprocess.run(cmd, env=env, cwd=root or here.parent, capture_output=True, text=True)
             if done.returncode:
                 print(done.stderr, file=sys.stderr)
                 return 2
             runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
-    best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us")} for site in rs[0]}
-            for k, rs in runs.items()}  # fmt: skip
+    best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us")}
+                for site in sites.split(",")} for k, rs in runs.items()}  # fmt: skip
     print(f"bench_parse --sites: CPU time, best of {repeat} runs in each of {rounds} alternating process rounds; "
           f"{common.environment()}")  # fmt: skip
     head = ["site", "hands", "parse us/hand", "full audit us/hand", "full audit h/s"]
@@ -363,6 +368,7 @@ def sites_bench(sites: str, repeat: int, rounds: int, previous: str | None, json
                     f"{p['parse_us'] / b['parse_us']:.2f}x", f"{p['audit_us'] / b['audit_us']:.2f}x"]  # fmt: skip
         table.append(row)
     print(common.format_table(head, table))
+    print("timed: " + "; ".join(f"{k} {rs[0]['auditor']}" for k, rs in runs.items()))
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         doc = {"benchmark": "bench_parse --sites", "environment": common.environment(), "repeat": repeat,
