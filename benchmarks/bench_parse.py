@@ -22,6 +22,13 @@ Each measurement is the best of ``--repeat`` runs (``time.perf_counter``, garbag
 during a run, as :mod:`timeit` does), after one untimed warm-up pass over every hand that also
 records which hands each parser accepts.  Rows: all hands, No-Limit Hold'em hands, and the hands
 pokerkit accepted (the fair like-for-like comparison).
+
+``--sites pokerstars,ggpoker,winamax [--previous DIR] [--rounds N]`` measures instead, per corpus
+folder, hhaudit's parse alone (``parse_chunk``) and the full audit (``parse_chunk`` then
+``audit_hand``) in microseconds a hand of CPU time, this checkout and, with ``--previous``, another
+checkout (``PYTHONPATH=DIR``; "this" is the hhaudit the interpreter imports, an installed
+compiled wheel too), each in its own process, the two alternating ``--rounds`` times
+(the best run of each kept): a same-run comparison on a machine shared with other work.
 """
 
 from __future__ import annotations
@@ -295,6 +302,81 @@ def phh_bench(corpora: Sequence[Path], repeat: int, json_out: Path | None) -> in
     return 0
 
 
+def sites_worker(sites: str, repeat: int) -> int:
+    """``--sites`` in one process: per folder, parse and full audit, µs a hand (CPU time), as JSON."""
+    import auditor
+    from auditor.audit import audit_hand
+    from auditor.formats import parse_chunk
+    from auditor.profiles import for_hand
+
+    out: dict[str, Any] = {"auditor": str(Path(auditor.__file__).parent)}  # (which hhaudit was timed)
+    for site in sites.split(","):
+        chunks = common.load_chunks(common.default_corpus(site), site)[1].chunks
+
+        def parse(chunks: Sequence[Any] = chunks) -> None:
+            for c in chunks:
+                parse_chunk(c)
+
+        def audit(chunks: Sequence[Any] = chunks) -> None:
+            for c in chunks:
+                hand, _found = parse_chunk(c)
+                if hand is not None:
+                    audit_hand(hand, for_hand(hand.site, None))
+
+        tp = common.best_of(parse, repeat, warmup=1, clock=time.process_time)
+        ta = common.best_of(audit, repeat, warmup=1, clock=time.process_time)
+        out[site] = {"hands": len(chunks), "parse_us": 1e6 * tp.best / len(chunks),
+                     "audit_us": 1e6 * ta.best / len(chunks)}  # fmt: skip
+    print(json.dumps(out))
+    return 0
+
+
+def sites_bench(sites: str, repeat: int, rounds: int, previous: str | None, json_out: Path | None) -> int:
+    """``--sites``: this checkout and ``previous`` in alternating processes (see the module docstring)."""
+    import os
+    import subprocess
+
+    here = Path(__file__).resolve()
+    # "this": the hhaudit this interpreter imports (an installed compiled wheel too), as bench_audit.py
+    which: dict[str, str | None] = {"this": None} | ({"previous": str(Path(previous).resolve())} if previous else {})
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in which}
+    for _ in range(max(1, rounds)):
+        for name, root in which.items():
+            env = dict(os.environ)
+            if root is not None:
+                env["PYTHONPATH"] = os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])
+            cmd = [sys.executable, str(here), "--sites-worker", sites, "--repeat", str(repeat)]
+            done = subprocess.run(cmd, env=env, cwd=root or here.parent, capture_output=True, text=True)
+            if done.returncode:
+                print(done.stderr, file=sys.stderr)
+                return 2
+            runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us")}
+                for site in sites.split(",")} for k, rs in runs.items()}  # fmt: skip
+    print(f"bench_parse --sites: CPU time, best of {repeat} runs in each of {rounds} alternating process rounds; "
+          f"{common.environment()}")  # fmt: skip
+    head = ["site", "hands", "parse us/hand", "full audit us/hand", "full audit h/s"]
+    if previous:
+        head += ["previous parse us", "previous audit us (h/s)", "parse x previous", "audit x previous"]
+    table = []
+    for site, b in best["this"].items():
+        row: list[Any] = [site, runs["this"][0][site]["hands"], f"{b['parse_us']:.1f}", f"{b['audit_us']:.1f}",
+                          f"{1e6 / b['audit_us']:,.0f}"]  # fmt: skip
+        if previous:
+            p = best["previous"][site]
+            row += [f"{p['parse_us']:.1f}", f"{p['audit_us']:.1f} ({1e6 / p['audit_us']:,.0f})",
+                    f"{p['parse_us'] / b['parse_us']:.2f}x", f"{p['audit_us'] / b['audit_us']:.2f}x"]  # fmt: skip
+        table.append(row)
+    print(common.format_table(head, table))
+    print("timed: " + "; ".join(f"{k} {rs[0]['auditor']}" for k, rs in runs.items()))
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"benchmark": "bench_parse --sites", "environment": common.environment(), "repeat": repeat,
+               "rounds": rounds, "previous": previous, "best": best, "runs": runs}  # fmt: skip
+        json_out.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -324,7 +406,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="instead: PHH read speed, hhaudit's reader next to pokerkit's HandHistory loader, on the corpus "
         "hands of PokerStars, GGPoker and Winamax written as PHH (--corpus: one folder instead)",
     )
+    ap.add_argument(
+        "--sites",
+        metavar="FOLDERS",
+        help="instead: parse and full audit, us a hand (CPU), per corpus folder (comma-separated)",
+    )
+    ap.add_argument("--previous", metavar="DIR", help="with --sites: another checkout, in alternating processes")
+    ap.add_argument("--rounds", type=int, default=3, help="with --sites: alternating process rounds (default 3)")
+    ap.add_argument("--sites-worker", metavar="FOLDERS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.sites_worker:
+        return sites_worker(args.sites_worker, args.repeat)
+    if args.sites:
+        return sites_bench(args.sites, args.repeat, args.rounds, args.previous, args.json)
     if args.phh:
         given = [a for a in (argv if argv is not None else sys.argv[1:]) if a.startswith("--corpus")]
         corpora = [args.corpus] if given else [common.default_corpus(s) for s in ("pokerstars", "ggpoker", "winamax")]

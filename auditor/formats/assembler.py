@@ -43,6 +43,7 @@ class ReadFailure(Exception):
 #: Header facts kept on ``Hand.extras`` (as text) when a format prints them.
 EXTRA_FACTS = ("brand", "club", "buyin", "mix", "date2", "variant", "mode", "tournament_name", "converted",
                "table_id", "rebuys")  # fmt: skip
+_EXTRA_FACTS = frozenset(EXTRA_FACTS)
 
 _NEXT_STREET: dict[str, M.Street] = {
     "preflop": "flop",
@@ -112,12 +113,15 @@ class HandAssembler:
         self.complete = False
         self.cancelled = False
         self.small_blind_seen = False
-        self.dot_thousands = _dot_thousands(format_name)
+        # (the facts a reader passes are its format card's: no registry look-up per hand)
+        self.dot_thousands = facts.dot_thousands if facts is not None else _dot_thousands(format_name)
         # exports that print no street markers (Bodog network, 2012): the streets are told by the
         # betting (see _next_street_by_betting); the event index where each inferred street began
         self.unmarked = False
         self.street_starts: list[tuple[M.Street, int]] = []
         self.derived_posts = False  # a forced bet was derived (see forced_bets, absent_blinds)
+        self.claims = 0  # pot claims recorded so far (pot_claim looks for earlier ones only when there are)
+        self.boards: list[M.Board] = []  # the Board events among ``events`` (a street marker's reprint test)
 
     def read_guarded(self, read: Callable[[HandAssembler, Any], M.Hand | None],
                      chunk: Any) -> tuple[M.Hand | None, list[Finding]]:  # fmt: skip
@@ -171,7 +175,8 @@ class HandAssembler:
                 f["date"] = f"{f['year']} {f['date']}"
             else:
                 f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
-        stakes = " ".join(f.get(k) or "" for k in ("currency", "sb", "bb", "button_blind", "ante"))
+        stakes = (f"{f.get('currency') or ''} {f.get('sb') or ''} {f.get('bb') or ''} {f.get('button_blind') or ''} "
+                  f"{f.get('ante') or ''}")  # fmt: skip
         self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
         if "streets_by_betting" in values:
             self.unmarked = True
@@ -180,12 +185,8 @@ class HandAssembler:
         self.decimals = max(self.decimals, self.min_decimals)
         if f.get("brand"):
             fmt = _registry().get(self.format)
-            if fmt is not None:
-                brand = str(f["brand"]).lower()
-                for name, facts in fmt.brands.items():
-                    if name.lower() == brand:  # a brand that prints differently (Format.facts_for)
-                        self.export = facts
-                        break
+            if fmt is not None:  # a brand that prints differently (Format.facts_for)
+                self.export = fmt.brand_facts.get(str(f["brand"]).lower(), self.export)
         self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
 
     def _raise_to_net(self, player: str) -> bool:
@@ -272,8 +273,10 @@ class HandAssembler:
 
     def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
         status = status.lower()
-        self.seats.append(M.Seat(self.number(seat, "seat number"), player, self.amt(stack), self.line,
-                                 self.money(bounty) if bounty else None,
+        # (number's usual case inline: a seat line of each player a hand)
+        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
+        n = int(seat) if ok else self.number(seat, "seat number")
+        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None,
                                  "sitting out" in status or "out of hand" in status))  # fmt: skip
 
     # -- betting
@@ -281,7 +284,8 @@ class HandAssembler:
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
-        if kind_text.lower() in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
+        kind_lower = kind_text.lower()
+        if kind_lower in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
             # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
             # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
             sb = self.facts.get("sb")
@@ -295,8 +299,8 @@ class HandAssembler:
                 self.add(M.Post, player=player, kind="dead_small_blind",
                          amount=posted if posted is not None else self.amt(sb), all_in=False)  # fmt: skip
             return
-        kind = V.POST_KINDS.get(kind_text.lower(), "missed_blind")
-        if kind == "big_blind" and "bring" in kind_text.lower() and self._stud():
+        kind = V.POST_KINDS.get(kind_lower, "missed_blind")
+        if kind == "big_blind" and "bring" in kind_lower and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "big_blind" and not self.small_blind_seen and not self.events:
             # a table whose blinds are the same size: OnGame calls the first blind a "big blind" too
@@ -344,19 +348,21 @@ class HandAssembler:
         verb = verb.lower()
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
+        if by is None:  # (folds and checks first: they need neither the street total nor the export's
+            # reading of call and raise amounts, which only changes a verb starting "call" or "raise")
+            if verb.startswith("fold"):
+                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
+                if cards:
+                    self.add(M.Muck, player=player, cards=V.cards_of(cards))
+                return
+            if verb.startswith("check"):
+                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
+                return
         prev = self.street_bet.get(player, 0)
         if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
             to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
             self._wager_by(player, verb, self.amt(by), all_in)
-            return
-        if verb.startswith("fold"):
-            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
-            if cards:
-                self.add(M.Muck, player=player, cards=V.cards_of(cards))
-            return
-        if verb.startswith("check"):
-            self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
             return
         kind: M.ActionKind
         printed: int | None = None
@@ -507,6 +513,7 @@ class HandAssembler:
                                         cards=board[lo:hi], board_before=board[:lo])))  # fmt: skip
         for at, ev in reversed(inserts):
             self.events.insert(at, ev)
+            self.boards.append(ev)
 
     def mark_all_in(self, player: str) -> None:
         """The player's last wager put them all-in (said on a line of its own)."""
@@ -579,7 +586,7 @@ class HandAssembler:
             self.forced_bets()
         if street not in ("preflop", "showdown", "summary"):
             self.unmarked = False
-        elif self._stud() and name.strip().upper() == "HOLE CARDS":
+        elif name.strip().upper() == "HOLE CARDS" and self._stud():
             street = "third"  # a stud hand's "HOLE CARDS" are third street
         if street == "summary":
             self.complete = True
@@ -600,12 +607,13 @@ class HandAssembler:
             board, before = V.cards_of(cards), V.cards_of(prior)
             if run is not None and prior:
                 before = self._run_board_before(prior)
-            board_cls, run_now = M.Board, self.run
-            for e in self.events:
-                if (isinstance(e, board_cls) and e.street == street and e.run == run_now and e.cards == board
-                        and e.board_before == before):  # fmt: skip
+            run_now = self.run
+            for e in self.boards:  # (the Board events: no scan of the others)
+                if e.street == street and e.run == run_now and e.cards == board and e.board_before == before:
                     return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
-            self.events.append(M.Board(self.line, self.col, street, run_now, board, before))
+            ev = M.Board(self.line, self.col, street, run_now, board, before)
+            self.events.append(ev)
+            self.boards.append(ev)
 
     def _run_board_before(self, prior: str) -> tuple[str, ...]:
         """The board before a numbered run's street marker, and the deal of any of its cards that no
@@ -629,8 +637,10 @@ class HandAssembler:
             return before
         for lo, hi, street in ((0, 3, "flop"), (3, 4, "turn"), (4, 5, "river")):
             if len(so_far) <= lo and hi <= len(before):
-                self.events.append(M.Board(line=self.line, col=self.col, street=street, run=self.run,  # type: ignore[arg-type]
-                                           cards=before[lo:hi], board_before=before[:lo]))  # fmt: skip
+                ev = M.Board(line=self.line, col=self.col, street=street, run=self.run,  # type: ignore[arg-type]
+                             cards=before[lo:hi], board_before=before[:lo])  # fmt: skip
+                self.events.append(ev)
+                self.boards.append(ev)
         return before
 
     def table_cards(self, cards: str) -> None:
@@ -662,10 +672,15 @@ class HandAssembler:
         """The cards a show or muck line reveals.  Sites that print the best five cards at
         showdown (Bodog network: "Showdown [Ks 7c 9s 8h 4c] (One pair)") mix board cards in: the
         player then reveals the hole cards they were dealt."""
-        if V.game_of(self.facts.get("game", "")) == "draw":
-            return printed  # a draw hand at showdown is not the hand dealt: what is shown is the hand
-        hole = tuple(c for e in self.events if isinstance(e, M.HoleCards) and e.player == player
-                     for c in e.cards + e.new_cards)  # fmt: skip
+        if not printed or V.game_of(self.facts.get("game", "")) == "draw":
+            # nothing printed: nothing to replace (every branch below gives ``printed``); a draw hand
+            # at showdown is not the hand dealt: what is shown is the hand
+            return printed
+        hole: tuple[str, ...] = ()
+        hole_cls = M.HoleCards
+        for e in self.events:  # (a plain loop: no generator frame a step)
+            if isinstance(e, hole_cls) and e.player == player:
+                hole += e.cards + e.new_cards
         if self._stud():
             # stud reprints the cards so far on every street: the last line holds them all, and
             # only a line longer than what the show prints (the best five) is the dealt hand
@@ -706,7 +721,7 @@ class HandAssembler:
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
         """The summary's money claims; ``unit``: the precision of the printed total (see PotClaim)."""
         early = [e for e in self.events if isinstance(e, M.PotClaim) and e.street != "summary"] if (
-            self.street == "summary" and not pots) else []  # fmt: skip
+            self.street == "summary" and not pots and self.claims) else []  # fmt: skip
         if self.street == "summary" and early and not pots:
             # "Total pot" lines printed before the summary (Chico: "Total pot 1.26 | Rake 0.22" after
             # the betting, each side pot's; a line may be printed twice): the summary's total is the
@@ -714,6 +729,7 @@ class HandAssembler:
             sides = list(dict.fromkeys(e.total for e in early))
             pots = (("main", total), *((f"side-{i}", v) for i, v in enumerate(sides, start=1)))
             total += sum(sides)
+        self.claims += 1
         self.events.append(M.PotClaim(self.line, self.col, self.street, self.run, total, pots, rake, fees, unit))
 
     def cash_out(self, player: str, amount: str | None, fee: str | None, insurance: bool = False) -> None:
@@ -784,7 +800,7 @@ class HandAssembler:
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
-        stakes = "".join(f.get(k) or "" for k in ("sb", "bb", "button_blind", "ante"))
+        stakes = f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}"
         currency = f.get("currency") or currency_of(stakes)
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
@@ -818,33 +834,36 @@ class HandAssembler:
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
-        return M.Hand(
-            site=self.format,
-            hand_id=str(f.get("hand_id")),
-            path=self.path,
-            first_line=self.first_line,
-            last_line=self.first_line + self.n_lines - 1,
-            game=self._game(),
-            game_text=f.get("game", ""),
-            structure=structure,
-            small_blind=self.amt(sb) if sb else None,
-            big_blind=self.amt(bb) if bb else None,
-            currency=currency,
-            decimals=self.decimals,
-            button=self.number(button, "button seat") if button else None,
-            max_seats=self.number(f["max_seats"], "table size") if f.get("max_seats") else None,
-            table=f.get("table") or f.get("table_name"),
-            tournament_id=f.get("tournament_id"),
-            level=f.get("level"),
-            start_time=f.get("date"),
-            time_zone=f.get("tz"),
-            play_money=play,
-            ante=self.amt(f["ante"]) if f.get("ante") else None,
-            cap=self.amt(f["cap"]) if f.get("cap") else None,
-            seats=tuple(seats),
-            events=tuple(events),
-            complete=self.complete,
-            cancelled=self.cancelled,
-            runs=self.runs,
-            extras={**{k: str(v) for k, v in f.items() if k in EXTRA_FACTS}, **partial_extras},
+        extras = {k: str(v) for k, v in f.items() if k in _EXTRA_FACTS}
+        if partial_extras:
+            extras.update(partial_extras)
+        return M.Hand(  # by position (cheaper than 28 keywords), in the order of Hand's fields
+            self.format,  # site
+            str(f.get("hand_id")),  # hand_id
+            self.path,  # path
+            self.first_line,  # first_line
+            self.first_line + self.n_lines - 1,  # last_line
+            self._game(),  # game
+            f.get("game", ""),  # game_text
+            structure,  # structure
+            self.amt(sb) if sb else None,  # small_blind
+            self.amt(bb) if bb else None,  # big_blind
+            currency,  # currency
+            self.decimals,  # decimals
+            self.number(button, "button seat") if button else None,  # button
+            self.number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
+            f.get("table") or f.get("table_name"),  # table
+            f.get("tournament_id"),  # tournament_id
+            f.get("level"),  # level
+            f.get("date"),  # start_time
+            f.get("tz"),  # time_zone
+            play,  # play_money
+            self.amt(f["ante"]) if f.get("ante") else None,  # ante
+            self.amt(f["cap"]) if f.get("cap") else None,  # cap
+            tuple(seats),  # seats
+            tuple(events),  # events
+            self.complete,  # complete
+            self.cancelled,  # cancelled
+            self.runs,  # runs
+            extras,  # extras
         )

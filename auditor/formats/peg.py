@@ -403,11 +403,11 @@ class PegVisitor:
         handlers = HANDLERS
         readers = READERS
         a = self.a
+        a.col = 1  # every body line is read whole, from its first column (no handler moves it)
         for j, line in enumerate(lines):
             if not line:
                 continue
             a.line = first + j
-            a.col = 1
             for prefix, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
@@ -471,7 +471,7 @@ class PegVisitor:
         if m is None or m.end() != len(lines[1]):
             raise _Slow
         a.line, a.col = first + 1, 1
-        HANDLERS["table"](self, [("table", m.groupdict())], None)
+        a.table(m.groupdict())  # what on_table does with the table rule's one part
         n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
         on_seat = HANDLERS["seat"]
@@ -691,6 +691,8 @@ _THOUSANDS = re.compile(r"[\d,]*(?:\.(\d*))?\s*[kK]$")
 def _printed_unit(text: str, decimals: int) -> int:
     """The precision of a printed amount in minor units: 1, or for thousands written with a ``k``
     ("17.68k", Winamax) the last digit printed (10 chips)."""
+    if "k" not in text and "K" not in text:
+        return 1  # (no thousands mark: what the search below finds, without searching from each position)
     m = _THOUSANDS.search(text.strip())
     if m is None:
         return 1
@@ -733,7 +735,6 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
     With ``fast`` the body lines are matched one by one (see :meth:`PegVisitor.read_lines`);
     ``fast=False`` parses the whole hand with parsimonious.  The two give identical results.
     """
-    text = chunk.text
     min_decimals = 0
     not_dealt: frozenset[str] = frozenset()
     g = grammar.grammar
@@ -753,6 +754,7 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                     if plan is not None:
                         n = v.read_head(plan, chunk.lines)
                     else:
+                        text = chunk.text  # (joined only where parsimonious reads the text)
                         head = g["hand_head"].match(text)
                         n = text.count("\n", 0, head.end) + 1
                         if head.end < len(text) and text[head.end] != "\n":
@@ -762,9 +764,9 @@ def read_hand(grammar: PegGrammar, chunk: Chunk, fast: bool = True) -> tuple[M.H
                 except (_Slow, ParseError):
                     a = assembler()
                     v = PegVisitor(grammar, a)
-                    v.walk(g["hand"].parse(text))
+                    v.walk(g["hand"].parse(chunk.text))
             else:
-                v.walk(g["hand"].parse(text))
+                v.walk(g["hand"].parse(chunk.text))
             hand = a.build()  # header amounts (stakes, ante) are converted here: a bad one is P006 too
         except (ParseError, IncompleteParseError) as e:
             return None, [_p001(chunk, e, _hand_id(chunk))]

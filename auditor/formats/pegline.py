@@ -101,9 +101,10 @@ class LineRegex:
         m = self.regex.match(line)
         if m is None:
             return None
+        groups = m.groups()  # one call, then each value by its index (group numbers start at 1)
         out: dict[str, Any] = {}
         for name, group in self.flat or ():
-            v = m.group(group)
+            v = groups[group - 1]
             if v is not None:
                 out[name] = v
         return m.end(), out
@@ -127,7 +128,11 @@ class LineRegex:
                         out.append((t.name, r.groupdict()))
                         start = r.end()
                     continue
-                out.append((t.name, dict(zip(t.names, [m.group(g) for g in t.groups], strict=True))))
+                names = t.names  # (its groups' values by one call: a tuple from two groups on)
+                if len(names) > 1:
+                    out.append((t.name, dict(zip(names, m.group(*t.groups), strict=True))))
+                else:
+                    out.append((t.name, {names[0]: m.group(t.groups[0])} if names else {}))
             return m.end(), out
         found: list[tuple[int, int, int, str, dict[str, Any]]] = []
         for k, t in enumerate(self.terminals):

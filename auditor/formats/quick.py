@@ -78,7 +78,7 @@ def plan(handler: str, rx: re.Pattern[str]) -> tuple[re.Pattern[str], tuple[int,
 
 def _action(v: PegVisitor, x: Values) -> None:
     player, verb, amount, to, allin, cap, cards, inc, by = x
-    v.a.action(player, verb, amount, to, bool(allin), cap is not None, cards, inc, by=by)
+    v.a.action(player, verb, amount, to, bool(allin), cap is not None, cards, inc, by)
 
 
 def _post(v: PegVisitor, x: Values) -> None:

@@ -188,10 +188,17 @@ class Format:
 
     def facts_for(self, brand: str | None) -> ExportFacts:
         if brand:
-            for name, facts in self.brands.items():
-                if name.lower() == brand.lower():
-                    return facts
+            return self.brand_facts.get(brand.lower(), self.facts)
         return self.facts
+
+    @cached_property
+    def brand_facts(self) -> dict[str, ExportFacts]:
+        """The brands' facts by the brand's name in lower case (the first brand of a name wins, as
+        a search of :attr:`brands` in order finds it): read once a hand (issue 16)."""
+        out: dict[str, ExportFacts] = {}
+        for name, facts in self.brands.items():
+            out.setdefault(name.lower(), facts)
+        return out
 
 
 def _load_card(path: Path, search: list[Path]) -> Format:

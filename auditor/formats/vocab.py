@@ -101,8 +101,10 @@ USUAL_STRUCTURE: dict[M.Game, M.Structure] = {"holdem": "NL"}
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def street_of(name: str) -> tuple[M.Street | None, int | None]:
-    """Map a street marker's name to (street, run).  ``None`` street: not a betting street."""
+    """Map a street marker's name to (street, run).  ``None`` street: not a betting street.
+    (Cached: a hand prints four or five markers, of a few names.)"""
     n = name.upper().strip()
     run = None
     board = _BOARD_RUN.fullmatch(n)  # Kings Club runs it twice as "BOARD 1 - RIVER", "BOARD 2 - TURN"
