@@ -341,8 +341,10 @@ class Replay:
                             self.straddles.append(e)  # type: ignore[arg-type]
                 elif t is action_t and first is None:
                     first = e.street
-        for name in sorted(involved - players.keys()):
-            players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
+        unseated = involved - players.keys()
+        if unseated:
+            for name in sorted(unseated):
+                players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
             for pl in players.values():
                 pl.stack_known = False
@@ -457,16 +459,19 @@ class Replay:
                     level = lev
                 anchor = pl
         cur = level
+        active = 0  # (``count_active``, counted in the same pass: the turn order is the dealt players)
         for pl in self.players.values():
             if pl.street_bet > cur:
                 cur = pl.street_bet
+            if pl.dealt and not (pl.folded or pl.all_in or pl.capped):
+                active += 1
         self.current_bet = cur
         self.min_inc = level
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
         if anchor is not None:
             self.anchor_seat = anchor.pos
-        self.round_players = self.count_active()
+        self.round_players = active
 
     def _start_street(self, street: M.Street) -> None:
         active = 0  # (``count_active``, counted in the same pass: the turn order is the dealt players)
@@ -577,9 +582,9 @@ class Replay:
             sb = pl.street_bet
             if sb < cur:  # (sb < call_level(pl): ``reach_above(pl, sb)``, inlined)
                 for q in order:
-                    if q is not pl and not q.folded:
-                        if (q.street_bet if q.all_in or q.capped else q.street_bet + q.stack) > sb:
-                            return pl
+                    if q is not pl and not q.folded and (q.street_bet if q.all_in or q.capped else
+                                                         q.street_bet + q.stack) > sb:  # fmt: skip
+                        return pl
             if pl.acted:
                 continue
             for q in order:  # another player can still act
