@@ -44,6 +44,11 @@ _IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut,
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 
 
+def _pos(pl: Player) -> float:
+    """The turn order's sort key."""
+    return pl.pos
+
+
 @dataclass(slots=True)
 class Player:
     """A player's running state during the replay."""
@@ -293,9 +298,12 @@ class Replay:
         self.players = players
         for s in hand.seats:
             if s.player not in players:
-                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, pos=float(s.seat))
-        # one pass over the events: who is involved, the antes, the make-up posts (below), the
-        # first betting round's street and the straddles (read when pre-flop starts)
+                # (positional: one call per seat of every hand)
+                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, 0, 0, 0, 0, 0, False, False, False,
+                                           False, True, float(s.seat))  # fmt: skip
+        # one pass over the events: the index of the events by class (``Trace.by_type``), who is
+        # involved, the antes, the make-up posts (below), the first betting round's street and the
+        # straddles (read when pre-flop starts)
         # (the model's event classes are final: a type test is an isinstance test)
         involving = _INVOLVING_TYPES
         involved: set[str] = set()
@@ -305,8 +313,14 @@ class Replay:
         posts: list[M.Post] = []
         first: M.Street | None = None
         post_t, action_t = M.Post, M.Action
+        by_type: dict[type, list[Any]] = {}
         for e in hand.events:
             t = type(e)
+            same = by_type.get(t)
+            if same is None:
+                by_type[t] = [e]
+            else:
+                same.append(e)
             if t in involving:
                 who: str = e.player  # type: ignore[attr-defined]
                 if who:
@@ -327,16 +341,17 @@ class Replay:
                             self.straddles.append(e)  # type: ignore[arg-type]
                 elif t is action_t and first is None:
                     first = e.street
-        for name in sorted(involved - players.keys()):
-            players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
+        unseated = involved - players.keys()
+        if unseated:
+            for name in sorted(unseated):
+                players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
             for pl in players.values():
                 pl.stack_known = False
                 pl.stack0 = pl.stack = 10**15  # unknown: never short of chips, all-in when printed so
         if facts.unlisted_joiners:
             self._place_joiners()
-        self.order = sorted((pl for pl in players.values() if pl.seated and pl.name in involved),
-                            key=lambda pl: pl.pos)  # fmt: skip
+        self.order = sorted([pl for pl in players.values() if pl.seated and pl.name in involved], key=_pos)
         self.seat_numbers = [pl.pos for pl in self.order]
         for pl in self.order:
             pl.dealt = True
@@ -366,7 +381,7 @@ class Replay:
         self.sb_player: Player | None = None
         self.leaving_folds = facts.leaving_folds
         self.sitting_out_folds = facts.sitting_out_folds
-        self.trace = Trace(hand, profile, facts, players, self.order, betting=self.betting, big_blind=self.bb)
+        self.trace = Trace(hand, profile, facts, players, self.order, None, None, self.betting, self.bb, by_type)
         self.steps = self.trace.steps
 
     # ------------------------------------------------------------------ setup
@@ -444,21 +459,27 @@ class Replay:
                     level = lev
                 anchor = pl
         cur = level
+        active = 0  # (``count_active``, counted in the same pass: the turn order is the dealt players)
         for pl in self.players.values():
             if pl.street_bet > cur:
                 cur = pl.street_bet
+            if pl.dealt and not (pl.folded or pl.all_in or pl.capped):
+                active += 1
         self.current_bet = cur
         self.min_inc = level
         self.full_level = self.current_bet
         self.raises = 1 if self.fl else 0
         if anchor is not None:
             self.anchor_seat = anchor.pos
-        self.round_players = self.count_active()
+        self.round_players = active
 
     def _start_street(self, street: M.Street) -> None:
+        active = 0  # (``count_active``, counted in the same pass: the turn order is the dealt players)
         for pl in self.players.values():
             pl.street_bet = 0
             pl.acted = False
+            if pl.dealt and not (pl.folded or pl.all_in or pl.capped):
+                active += 1
         self.street = street
         self.current_bet = 0
         self.min_inc = self.bb
@@ -467,7 +488,7 @@ class Replay:
         self.capped_multiway = False
         self.anchor_seat = self._postflop_anchor()
         self.last_actor = None
-        self.round_players = self.count_active()
+        self.round_players = active
 
     def _postflop_anchor(self) -> float:
         """The seat after which a post-flop round starts: the button; when the record does not
@@ -559,8 +580,11 @@ class Replay:
             if pl.folded or pl.all_in or pl.capped:
                 continue
             sb = pl.street_bet
-            if sb < cur and self.reach_above(pl, sb):  # (sb < call_level(pl))
-                return pl
+            if sb < cur:  # (sb < call_level(pl): ``reach_above(pl, sb)``, inlined)
+                for q in order:
+                    if q is not pl and not q.folded and (q.street_bet if q.all_in or q.capped else
+                                                         q.street_bet + q.stack) > sb:  # fmt: skip
+                        return pl
             if pl.acted:
                 continue
             for q in order:  # another player can still act
@@ -742,7 +766,15 @@ class Replay:
             reopened = 2 * (cur - sb) >= self.fl_bet_size()
         else:
             reopened = cur - sb >= min_inc
-        call_to = self.call_level(pl)
+        call_to = 0  # (``call_level(pl)``, inlined: stops at the first opponent who can match ``cur``)
+        for q in self.order:
+            if q is not pl and not q.folded:
+                r = q.street_bet if q.all_in or q.capped else q.street_bet + q.stack
+                if r >= cur:
+                    call_to = cur
+                    break
+                if r > call_to:
+                    call_to = r
         if fl:
             fl_bet: int | None = self.fl_bet_size()
             fl_to: int | None = self.fl_expected_to()
@@ -783,7 +815,9 @@ class Replay:
             self._record(i, e, pl, stack, 0, True, exp, before)
             return
         if kind == "fold":
-            self.fold(pl)
+            pl.folded = True  # (``fold``, inlined: ``pl`` had not folded)
+            if pl.dealt:
+                self.unfolded -= 1
         elif kind != "check":
             to = e.to
             add = to - pl.street_bet
@@ -836,7 +870,7 @@ class Replay:
             return
         if not self.started:
             self._start_preflop()
-        pending = tuple(pl.name for pl in self.order if self.needs_to_act(pl)) if self.not_folded() > 1 else ()
+        pending = tuple([pl.name for pl in self.order if self.needs_to_act(pl)]) if self.unfolded > 1 else ()
         self.trace.streets.append(StreetOpen(i, e, pending))
         self._start_street(e.street)
 
@@ -850,17 +884,12 @@ class Replay:
         self.current_bet = max((q.street_bet for q in self.players.values()), default=0)
 
     def run(self) -> Trace:
-        by_type = self.trace.by_type  # (no handler reads it while the replay runs: filled as it goes)
-        # (handlers called as methods: the compiled build calls them natively, where a bound method
-        # kept in a local is a generic call; the event classes read once)
+        # (the events by class, ``Trace.by_type``, were indexed by ``__init__``'s pass; handlers
+        # called as methods: the compiled build calls them natively, where a bound method kept in a
+        # local is a generic call; the event classes read once)
         action_t, post_t, board_t = M.Action, M.Post, M.Board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
-            same = by_type.get(t)
-            if same is None:
-                by_type[t] = [e]
-            else:
-                same.append(e)
             if t is action_t:
                 self.on_action(i, e)  # type: ignore[arg-type]
             elif t is post_t:
