@@ -15,6 +15,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 @pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private, empty format/grammar cache directory for the test (the cache turned on)."""
+    from auditor.formats import cache
+
+    d = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV_DIR, str(d))
+    monkeypatch.delenv(cache.ENV_OFF, raising=False)
+    return d
+
+
+@pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 

@@ -57,14 +57,6 @@ def cached(fmt: Format) -> PegGrammar:
     return g
 
 
-@pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "cache"
-    monkeypatch.setenv(C.ENV_DIR, str(d))
-    monkeypatch.delenv(C.ENV_OFF, raising=False)
-    return d
-
-
 def files(d: Path, kind: str) -> list[Path]:
     return sorted(d.glob(f"{kind}-*.pickle"))
 

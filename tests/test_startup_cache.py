@@ -40,14 +40,6 @@ HAND_TYPES = (
 
 
 @pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    d = tmp_path / "cache"
-    monkeypatch.setenv(C.ENV_DIR, str(d))
-    monkeypatch.delenv(C.ENV_OFF, raising=False)
-    return d
-
-
-@pytest.fixture
 def no_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """This process's tables forgotten (restored afterwards)."""
     monkeypatch.setattr(cards, "_LOOKUPS", {})
