@@ -274,3 +274,40 @@ def test_speed_up_unslotted() -> None:
 
     freeze(Slotted)
     assert not speed_up_unslotted(Slotted)  # slotted: speed_up's
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_built_in_a_building_class_of_the_same_layout(cls: type) -> None:
+    """In pure Python each model class is built in its unfrozen building class (same base, same
+    slots) and handed back as itself, frozen."""
+    if _native(cls):
+        pytest.skip("the compiled class keeps its native __init__")
+    building = cls.__init__.__globals__["_building"]
+    assert building.__base__ is cls.__base__ and building.__slots__ == cls.__slots__
+    obj = cls(**_values(cls, 2))
+    assert type(obj) is cls
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(obj, dataclasses.fields(cls)[0].name, 0)
+
+
+def test_a_subclass_keeps_its_class() -> None:
+    """An instance of a subclass that inherits the sped-up ``__init__`` is not moved to the base's
+    building class (it gets the descriptor stores): it stays an instance of the subclass."""
+    from auditor.fastinit import freeze
+
+    @dataclasses.dataclass(slots=True, unsafe_hash=True)
+    class Base:
+        a: int
+        b: str = "x"
+
+    freeze(Base)
+    assert speed_up(Base)
+
+    class Sub(Base):
+        __slots__ = ("c",)
+
+    base, sub = Base(1), Sub(2, b="y")
+    assert type(base) is Base and type(sub) is Sub
+    assert (base.a, base.b, sub.a, sub.b) == (1, "x", 2, "y")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sub.a = 3
