@@ -6,6 +6,8 @@ library's regex parser (the grammar stays the one source): literals, character c
 alternations give a finite set; anything else (``.``, a negated class, ``\\w``, a back reference,
 ignore-case, a pattern that may match nothing) gives None, "any character", so the rule is tried on
 every line.  The set is an over-approximation: a rule left out for a line could not have matched it.
+A rule without a literal prefix is also skipped on a line that lacks the literal text every match of
+its regex contains (``required_literal``: ": " for "Ann: folds", " collected " for a collect line).
 """
 
 from __future__ import annotations
@@ -94,4 +96,59 @@ def _charset(items: list[tuple[Any, Any]]) -> set[str]:
             out.update(chr(c) for c in range(lo, hi + 1))
         else:  # NEGATE, CATEGORY, ...
             raise _Any
+    return out
+
+
+def required_literal(rx: re.Pattern[str]) -> str:
+    """The longest literal text that every match of ``rx`` contains ("" when none is known).
+
+    Read from the pattern with the standard library's regex parser, as :func:`first_chars`: a run
+    of literal characters in the pattern's main sequence (groups, atomic groups and repetitions of
+    one exactly are read through; a repetition of at least one gives its own required literal);
+    an alternation, a class, a lookaround or anything else ends a run.  A line that does not
+    contain it cannot match the pattern (the fast path's dispatch skips the rule for that line)."""
+    if rx.flags & (re.IGNORECASE | re.LOCALE | re.VERBOSE):
+        return ""
+    try:
+        return _required(list(_sre_parse.parse(rx.pattern, rx.flags & ~re.UNICODE)))
+    except (re.error, RecursionError, TypeError, ValueError):
+        return ""
+
+
+def _required(items: list[tuple[Any, Any]]) -> str:
+    best = ""
+    run: list[str] = []
+
+    def cut() -> None:
+        nonlocal best
+        text = "".join(run)
+        if len(text) > len(best):
+            best = text
+        run.clear()
+
+    for op, av in _flat(items):
+        if op is _sre.LITERAL:
+            run.append(chr(av))
+            continue
+        cut()
+        if op in _REPEATS and av[0] >= 1:
+            inner = _required(list(av[2]))
+            if len(inner) > len(best):
+                best = inner
+    cut()
+    return best
+
+
+def _flat(items: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The items of a sequence with groups, atomic groups and repetitions of exactly one read through."""
+    out: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op is _sre.SUBPATTERN and not av[1] & (re.IGNORECASE | re.LOCALE | re.VERBOSE):
+            out.extend(_flat(list(av[3])))
+        elif op is getattr(_sre, "ATOMIC_GROUP", None):
+            out.extend(_flat(list(av)))
+        elif op in _REPEATS and av[0] == av[1] == 1:
+            out.extend(_flat(list(av[2])))
+        else:
+            out.append((op, av))
     return out

@@ -47,7 +47,7 @@ from auditor.formats import vocab as V
 from auditor.formats.assembler import EXTRA_FACTS, HandAssembler, ReadFailure
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
-from auditor.formats.firstchars import first_chars
+from auditor.formats.firstchars import first_chars, required_literal
 from auditor.formats.pegline import LineRegex, compile_line
 from auditor.formats.quick import READERS
 from auditor.formats.quick import plan as quick_plan
@@ -267,11 +267,12 @@ class HeadPlan:
         return by_fields(self)
 
 
-#: One line rule as the fast path tries it: prefix, regex (or None), parsimonious expression, rule
-#: name, handler name, the expression as one regex (or None: see pegline), and the group numbers
-#: of its handler's values when a reader of :mod:`~auditor.formats.quick` reads it (the regex is
-#: then the rule's regex as that module extends it; or None: the handler reads a groupdict).
-Candidate = tuple[str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None", "tuple[int, ...] | None"]
+#: One line rule as the fast path tries it: prefix, a literal every match contains when the rule
+#: has no prefix ("" for none: see ``firstchars.required_literal``), regex (or None), parsimonious
+#: expression, rule name, handler name, the expression as one regex (or None: see pegline), and the
+#: group numbers of its handler's values when a reader of :mod:`~auditor.formats.quick` reads it
+#: (the regex is then the rule's regex as that module extends it; or None: the handler reads a groupdict).
+Candidate = tuple[str, str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None", "tuple[int, ...] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,10 +290,13 @@ class Dispatch:
         cands: list[Candidate] = []
         for r in lines:
             quick = quick_plan(r.handler, r.regex) if r.regex is not None else None
+            # a rule without a prefix is skipped on a line without the literal all its matches contain
+            # (read from the grammar's regex: "Ann collected ..." is not tried as "Ann: folds")
+            needs = required_literal(r.regex) if r.regex is not None and not r.prefix else ""
             if quick is None:
-                cands.append((r.prefix, r.regex, r.expr, r.name, r.handler, r.fast, None))
+                cands.append((r.prefix, needs, r.regex, r.expr, r.name, r.handler, r.fast, None))
             else:
-                cands.append((r.prefix, quick[0], r.expr, r.name, r.handler, r.fast, quick[1]))
+                cands.append((r.prefix, needs, quick[0], r.expr, r.name, r.handler, r.fast, quick[1]))
         # the characters each rule can start with: its literal prefix's first, else what its regex
         # can start with (firstchars, read from the grammar's own regex; None: any character)
         starts = [frozenset(r.prefix[0]) if r.prefix else first_chars(r.regex) if r.regex is not None else None
@@ -334,8 +338,8 @@ def _first_prefix(expr: Any) -> str:
 
 def matches_line(grammar: PegGrammar, line: str) -> bool:
     """Whether one of the grammar's body line rules, other than ``unknown``, reads the whole line."""
-    for prefix, regex, expr, _name, handler, _fast, _quick in grammar.dispatch.rules_for(line):
-        if handler == "unknown" or (prefix and not line.startswith(prefix)):
+    for prefix, needs, regex, expr, _name, handler, _fast, _quick in grammar.dispatch.rules_for(line):
+        if handler == "unknown" or (prefix and not line.startswith(prefix)) or (needs and needs not in line):
             continue
         if regex is not None:
             m = regex.match(line)
@@ -408,8 +412,10 @@ class PegVisitor:
             if not line:
                 continue
             a.line = first + j
-            for prefix, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
+            for prefix, needs, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
+                    continue
+                if needs and needs not in line:
                     continue
                 if regex is not None:
                     m = regex.match(line)
