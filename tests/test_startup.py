@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -129,6 +130,26 @@ def test_header_patterns_cached_equal_derived(cache_dir: Path) -> None:
     (path,) = files(cache_dir, "patterns")
     path.write_bytes(b"\x80\x05garbage")
     assert Registry().patterns == derived  # rebuilt
+
+
+def test_compiled_registry_patterns_cached_equal_compiled(cache_dir: Path) -> None:
+    """The detector and the other patterns the registry compiles come from the cache with their
+    programs (issue 16: start-up): equal to compiling them now, cold and warm."""
+    for r in (Registry(), Registry()):  # cold, then warm
+        sup = r.supported()
+        text = [f for f in sup if not f.is_document]
+        assert r.detector == re.compile("|".join(f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in text))
+        assert r.preamble == re.compile("|".join(f"(?:{f.preamble})" for f in sup if f.preamble))
+        assert r.summary_start == re.compile("|".join(f"(?:{f.summary})" for f in r.formats.values() if f.summary))
+        assert r.separator_line == re.compile(
+            "|".join(f"(?:{f.separator})" for f in r.formats.values() if f.separator)
+        )
+        assert [(p, f.name) for p, f in r.sniffers] == [
+            (re.compile(f.header_pattern()), f.name) for f in sup if f.is_document
+        ]
+        assert r.lead_ins == {f.name: re.compile(p) for f in sup if (p := f.lead_in_pattern()) is not None}
+        assert [f.name for _p, f in r.recognisers] == [f.name for f in r.formats.values() if not f.supported]
+    assert files(cache_dir, "patterns")
 
 
 def test_cache_off_and_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
