@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from auditor import __version__
 from auditor import findings as F
@@ -30,12 +30,20 @@ _ELSEWHERE = ("batch", "report", "serve", "convert", "anonymise")
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line's parser; with ``command`` (the first argument, when it is a command
-    of this module) the other modules' commands are left out: the parse of that command's
-    arguments is the same, and their modules are not imported (start-up, issue 16)."""
+    of this module) only that command's parser is built: the parse of its arguments is the same,
+    and the other commands' parsers are not built nor their modules imported (start-up, issue 16)."""
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    only = None if command in _ELSEWHERE else command
+    for name, add in _SUBCOMMANDS:
+        if only is None or name == only:
+            add(sub)
+    return p
 
+
+def _add_audit(sub: Any) -> None:
+    """``hhaudit audit``."""
     a = sub.add_parser(
         "audit",
         help="audit hand histories and report findings",
@@ -51,6 +59,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     a.add_argument("--html", metavar="DIR", help="also write an HTML report (works offline) into DIR")
     _add_display(a, statistics=True)
 
+
+def _add_parse(sub: Any) -> None:
+    """``hhaudit parse``."""
     pr = sub.add_parser(
         "parse",
         help="write the canonical event log as tables",
@@ -68,24 +79,32 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _add_display(pr, statistics=False)
 
+
+def _add_explain(sub: Any) -> None:
+    """``hhaudit explain``."""
     x = sub.add_parser("explain", help="explain one hand pot by pot: contributions, layers, awards, findings")
     x.add_argument("path", metavar="PATH", help="a file (or directory, or - for stdin) holding the hand")
     x.add_argument("--hand", required=True, metavar="ID", help="the hand id, as printed (with or without #)")
     x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
     x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
-    if command is None or command in _ELSEWHERE:
-        from auditor.batch import cli as batch_cli
 
-        batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
-        from auditor.serve import cli as serve_cli
+def _add_elsewhere(sub: Any) -> None:
+    """The commands whose parsers live in other modules (:data:`_ELSEWHERE`)."""
+    from auditor.batch import cli as batch_cli
 
-        serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+    batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+    from auditor.serve import cli as serve_cli
 
-        from auditor.convert import cli as convert_cli
+    serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
 
-        convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
+    from auditor.convert import cli as convert_cli
 
+    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
+
+
+def _add_rules(sub: Any) -> None:
+    """``hhaudit rules``."""
     r = sub.add_parser(
         "rules",
         help="list the rule catalogue, or show one rule's documentation",
@@ -94,6 +113,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     r.add_argument("code", nargs="?", help="a rule code or name (e.g. B001 or illegal-reraise)")
 
+
+def _add_profiles(sub: Any) -> None:
+    """``hhaudit profiles``."""
     pf = sub.add_parser(
         "profiles",
         help="list the rule profiles, or show what one profile decides",
@@ -102,6 +124,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     pf.add_argument("name", nargs="?", help="a profile name (e.g. tda)")
 
+
+def _add_config(sub: Any) -> None:
+    """``hhaudit config``."""
     c = sub.add_parser(
         "config",
         help="print the settings in force for audit, and where each came from",
@@ -111,6 +136,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _add_settings(c)
 
+
+def _add_formats(sub: Any) -> None:
+    """``hhaudit formats``."""
     fm = sub.add_parser(
         "formats",
         help="list the formats hhaudit reads (or recognises), or show one format's card",
@@ -118,7 +146,19 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         "hands start, what its export prints and never prints, and its house rules.",
     )
     fm.add_argument("name", nargs="?", help="a format name (e.g. pokerstars)")
-    return p
+
+
+#: This module's commands in the order of the help (``*``: the other modules' commands).
+_SUBCOMMANDS: tuple[tuple[str, Callable[[Any], None]], ...] = (
+    ("audit", _add_audit),
+    ("parse", _add_parse),
+    ("explain", _add_explain),
+    ("*", _add_elsewhere),
+    ("rules", _add_rules),
+    ("profiles", _add_profiles),
+    ("config", _add_config),
+    ("formats", _add_formats),
+)
 
 
 def _add_settings(p: argparse.ArgumentParser) -> None:

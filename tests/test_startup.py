@@ -141,9 +141,7 @@ def test_compiled_registry_patterns_cached_equal_compiled(cache_dir: Path) -> No
         assert r.detector == re.compile("|".join(f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in text))
         assert r.preamble == re.compile("|".join(f"(?:{f.preamble})" for f in sup if f.preamble))
         assert r.summary_start == re.compile("|".join(f"(?:{f.summary})" for f in r.formats.values() if f.summary))
-        assert r.separator_line == re.compile(
-            "|".join(f"(?:{f.separator})" for f in r.formats.values() if f.separator)
-        )
+        assert r.separator_line == re.compile("|".join(f"(?:{f.separator})" for f in r.formats.values() if f.separator))
         assert [(p, f.name) for p, f in r.sniffers] == [
             (re.compile(f.header_pattern()), f.name) for f in sup if f.is_document
         ]
