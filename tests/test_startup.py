@@ -276,3 +276,22 @@ def test_the_command_s_own_parser_reads_its_arguments_as_the_whole_parser() -> N
         ["formats", "pokerstars"],
     ):
         assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv)), argv
+
+
+def test_quick_exit_only_for_the_process_s_own_command(tmp_path: Path) -> None:
+    """``hhaudit`` freezes the objects left out of the collector's sight before the process ends
+    (``auditor.cli.quick_exit``: no collection of the whole heap at exit), never for a caller of
+    ``main(argv)``; the command's output is the same."""
+    import gc
+
+    from auditor.cli import main
+
+    hand = ROOT / "fixtures" / "samples" / "disputed_reraise.txt"
+    before = gc.get_freeze_count()
+    out = tmp_path / "in-process.json"
+    assert main(["audit", str(hand), "--format", "json", "-o", str(out), "--fail-on", "none", "-q"]) == 0
+    assert gc.get_freeze_count() == before
+    child = tmp_path / "process.json"
+    subprocess.run([sys.executable, "-m", "auditor.cli", "audit", str(hand), "--format", "json", "-o", str(child),
+                    "--fail-on", "none", "-q"], check=True, cwd=ROOT)  # fmt: skip
+    assert child.read_bytes() == out.read_bytes()
