@@ -268,7 +268,8 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("_derived", "recognisers", "sniffers"):
+        for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
+                     "preamble", "patterns"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -336,20 +337,20 @@ class Registry:
             "lead_ins": {name: re.compile(p) for name, (_h, p) in patterns.items() if p is not None},
         }
 
-    @property
+    @cached_property
     def patterns(self) -> dict[str, tuple[str, str | None]]:
         """Each supported format's :meth:`Format.header_pattern` and :meth:`Format.lead_in_pattern`."""
         found: dict[str, tuple[str, str | None]] = self._derived["patterns"]
         return found
 
-    @property
+    @cached_property
     def detector(self) -> re.Pattern[str]:
         """One pattern that matches the first line of a hand of any supported text format; the
         matching group's name is the format (``fmt_<name>``)."""
         found: re.Pattern[str] = self._derived["detector"]
         return found
 
-    @property
+    @cached_property
     def preamble(self) -> re.Pattern[str]:
         """Lines a supported format prints before its first hand that belong to no hand (card key ``preamble``)."""
         found: re.Pattern[str] = self._derived["preamble"]
@@ -364,14 +365,14 @@ class Registry:
     def recognisers(self) -> list[tuple[re.Pattern[str], Format]]:
         return [(rx, self.formats[name]) for rx, name in self._derived["recognisers"]]
 
-    @property
+    @cached_property
     def summary_start(self) -> re.Pattern[str]:
         """The first lines of the files a format writes beside its hands that are not hand
         histories (tournament summaries): the cards' ``summary`` patterns."""
         found: re.Pattern[str] = self._derived["summary_start"]
         return found
 
-    @property
+    @cached_property
     def separator_line(self) -> re.Pattern[str]:
         """Lines an export prints between hands (archive separators such as ``*** # 2 ***``): the
         cards' ``separator`` patterns."""
@@ -383,7 +384,7 @@ class Registry:
         m = self.detector.match(line)
         return m.lastgroup[4:] if m is not None and m.lastgroup else None
 
-    @property
+    @cached_property
     def lead_ins(self) -> dict[str, re.Pattern[str]]:
         """Per format with a ``lead_in`` line: its pattern."""
         found: dict[str, re.Pattern[str]] = self._derived["lead_ins"]
