@@ -19,31 +19,30 @@ from auditor import __version__
 from auditor import findings as F
 from auditor.config import ConfigError, Settings
 from auditor.findings import Severity, catalogue
-from auditor.output import FORMATS
-from auditor.output.safe import visible
-from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
-#: Commands whose parsers live in other modules (imported only when one of them, or help, is asked for).
-_ELSEWHERE = ("batch", "report", "serve", "convert", "anonymise")
+# auditor.output and auditor.pipeline (the whole audit stack) are imported by the commands that use
+# them: `hhaudit batch` starts its pool before it imports them (issue 16)
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line's parser; with ``command`` (the first argument, when it is a command
-    of this module) only that command's parser is built: the parse of its arguments is the same,
-    and the other commands' parsers are not built nor their modules imported (start-up, issue 16)."""
+    """The whole command line's parser; with ``command`` (the first argument, when it is a command)
+    only the parser of that command (and of those its module adds with it) is built: the parse of
+    its arguments is the same, and the other commands' parsers are not built nor their modules
+    imported (start-up, issue 16; ``hhaudit batch`` starts its pool before the audit stack is imported)."""
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    only = None if command in _ELSEWHERE else command
-    for name, add in _SUBCOMMANDS:
-        if only is None or name == only:
+    for names, add in _SUBCOMMANDS:
+        if command is None or command in names:
             add(sub)
     return p
 
 
 def _add_audit(sub: Any) -> None:
     """``hhaudit audit``."""
+    from auditor.output import FORMATS
+
     a = sub.add_parser(
         "audit",
         help="audit hand histories and report findings",
@@ -89,18 +88,25 @@ def _add_explain(sub: Any) -> None:
     x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
 
-def _add_elsewhere(sub: Any) -> None:
-    """The commands whose parsers live in other modules (:data:`_ELSEWHERE`)."""
+def _add_batch(sub: Any) -> None:
+    """``hhaudit batch SOURCE... --store DIR`` and ``hhaudit report --store DIR --html OUT``."""
     from auditor.batch import cli as batch_cli
 
-    batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
+    batch_cli.add_parsers(sub)
+
+
+def _add_serve(sub: Any) -> None:
+    """``hhaudit serve [--store DIR]``: the local web app."""
     from auditor.serve import cli as serve_cli
 
-    serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+    serve_cli.add_parser(sub)
 
+
+def _add_convert(sub: Any) -> None:
+    """``hhaudit convert PATH... --to phh|ohh --out DIR`` and ``hhaudit anonymise PATH... --out DIR``."""
     from auditor.convert import cli as convert_cli
 
-    convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
+    convert_cli.add_parsers(sub)
 
 
 def _add_rules(sub: Any) -> None:
@@ -148,17 +154,20 @@ def _add_formats(sub: Any) -> None:
     fm.add_argument("name", nargs="?", help="a format name (e.g. pokerstars)")
 
 
-#: This module's commands in the order of the help (``*``: the other modules' commands).
-_SUBCOMMANDS: tuple[tuple[str, Callable[[Any], None]], ...] = (
-    ("audit", _add_audit),
-    ("parse", _add_parse),
-    ("explain", _add_explain),
-    ("*", _add_elsewhere),
-    ("rules", _add_rules),
-    ("profiles", _add_profiles),
-    ("config", _add_config),
-    ("formats", _add_formats),
+#: The commands in the order of the help, with what adds their parsers (a module's commands together).
+_SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Any], None]], ...] = (
+    (("audit",), _add_audit),
+    (("parse",), _add_parse),
+    (("explain",), _add_explain),
+    (("batch", "report"), _add_batch),
+    (("serve",), _add_serve),
+    (("convert", "anonymise"), _add_convert),
+    (("rules",), _add_rules),
+    (("profiles",), _add_profiles),
+    (("config",), _add_config),
+    (("formats",), _add_formats),
 )
+_COMMANDS = frozenset(name for names, _add in _SUBCOMMANDS for name in names)
 
 
 def _add_settings(p: argparse.ArgumentParser) -> None:
@@ -228,13 +237,17 @@ def _open_output(path: str | None) -> TextIO:
 
 
 def _err(msg: str) -> int:
+    from auditor.output.safe import visible
+
     print(f"hhaudit: {visible(msg)}", file=sys.stderr)
     return 2
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from auditor.inputs import collect, progress
-    from auditor.output import Options, RunSummary, color_wanted, formatter
+    from auditor.output import FORMATS, Options, RunSummary, color_wanted, formatter
+    from auditor.output.safe import visible
+    from auditor.pipeline import SourceError, iter_parsed
 
     try:
         st = _settings(args)
@@ -321,6 +334,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_parse(args: argparse.Namespace) -> int:
     from auditor.inputs import collect, progress
+    from auditor.output.safe import visible
+    from auditor.pipeline import SourceError, Summary, iter_parsed
     from auditor.tables import write_tables
 
     summary = Summary()
@@ -352,7 +367,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from auditor.explain import explain_hand, render_text
     from auditor.formats import Chunk
     from auditor.formats.peg import quick_id
-    from auditor.pipeline import iter_chunks
+    from auditor.pipeline import SourceError, Summary, iter_chunks
 
     if args.rules and args.rules not in PROFILES:
         print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
@@ -494,8 +509,7 @@ def quick_exit() -> None:
 def _main(argv: Sequence[str] | None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     first = given[0] if given else None
-    ours = first in ("audit", "parse", "explain", "rules", "profiles", "config", "formats")
-    args = _parser(first if ours else None).parse_args(given)
+    args = _parser(first if first in _COMMANDS else None).parse_args(given)
     args.argv = given
     # the command is this process (the hhaudit script): a large audit may replace it for its end
     args.may_hand_over = argv is None

@@ -274,8 +274,23 @@ def test_the_command_s_own_parser_reads_its_arguments_as_the_whole_parser() -> N
         ["profiles"],
         ["config", "--isolated"],
         ["formats", "pokerstars"],
+        ["batch", "in", "--store", "s", "--workers", "2", "--quiet"],
+        ["report", "--store", "s", "--html", "out"],
     ):
         assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv)), argv
+
+
+def test_the_batch_command_starts_its_pool_before_the_audit_stack(tmp_path: Path) -> None:
+    """``hhaudit batch``: neither importing ``auditor.cli`` nor reading the batch command's arguments
+    imports the audit stack (the pool's workers start first, issue 16)."""
+    code = (
+        "import sys\n"
+        "from auditor.cli import _parser\n"
+        "_parser('batch').parse_args(['batch', 'in', '--store', 's', '--workers', '2'])\n"
+        "print('LOADED', sorted(m for m in ('auditor.pipeline', 'auditor.audit', 'auditor.output', 'polars') "
+        "if m in sys.modules))\n"
+    )
+    assert "LOADED []" in run_py(code, tmp_path)
 
 
 def test_quick_exit_only_for_the_process_s_own_command(tmp_path: Path) -> None:
