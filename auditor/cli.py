@@ -11,30 +11,37 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from auditor import __version__
 from auditor import findings as F
 from auditor.config import ConfigError, Settings
 from auditor.findings import Severity, catalogue
-from auditor.output import FORMATS
-from auditor.output.safe import visible
-from auditor.pipeline import SourceError, Summary, iter_parsed
 from auditor.profiles import PROFILES
 
-#: Commands whose parsers live in other modules (imported only when one of them, or help, is asked for).
-_ELSEWHERE = ("batch", "report", "serve", "convert", "anonymise")
+# auditor.output and auditor.pipeline (the whole audit stack) are imported by the commands that use
+# them: `hhaudit batch` starts its pool before it imports them (issue 16)
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line's parser; with ``command`` (the first argument, when it is a command
-    of this module) the other modules' commands are left out: the parse of that command's
-    arguments is the same, and their modules are not imported (start-up, issue 16)."""
+    """The whole command line's parser; with ``command`` (the first argument, when it is a command)
+    only the parser of that command (and of those its module adds with it) is built: the parse of
+    its arguments is the same, and the other commands' parsers are not built nor their modules
+    imported (start-up, issue 16; ``hhaudit batch`` starts its pool before the audit stack is imported)."""
     p = argparse.ArgumentParser(prog="hhaudit", description="Parse and audit poker hand histories.")
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for names, add in _SUBCOMMANDS:
+        if command is None or command in names:
+            add(sub)
+    return p
+
+
+def _add_audit(sub: Any) -> None:
+    """``hhaudit audit``."""
+    from auditor.output import FORMATS
 
     a = sub.add_parser(
         "audit",
@@ -51,6 +58,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     a.add_argument("--html", metavar="DIR", help="also write an HTML report (works offline) into DIR")
     _add_display(a, statistics=True)
 
+
+def _add_parse(sub: Any) -> None:
+    """``hhaudit parse``."""
     pr = sub.add_parser(
         "parse",
         help="write the canonical event log as tables",
@@ -68,24 +78,39 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _add_display(pr, statistics=False)
 
+
+def _add_explain(sub: Any) -> None:
+    """``hhaudit explain``."""
     x = sub.add_parser("explain", help="explain one hand pot by pot: contributions, layers, awards, findings")
     x.add_argument("path", metavar="PATH", help="a file (or directory, or - for stdin) holding the hand")
     x.add_argument("--hand", required=True, metavar="ID", help="the hand id, as printed (with or without #)")
     x.add_argument("--rules", default="", metavar="PROFILE", help="rule profile (default: the hand's site profile)")
     x.add_argument("--html", metavar="FILE", help="write a self-contained HTML page of the explanation to FILE")
 
-    if command is None or command in _ELSEWHERE:
-        from auditor.batch import cli as batch_cli
 
-        batch_cli.add_parsers(sub)  # batch SOURCE... --store DIR; report --store DIR --html OUT
-        from auditor.serve import cli as serve_cli
+def _add_batch(sub: Any) -> None:
+    """``hhaudit batch SOURCE... --store DIR`` and ``hhaudit report --store DIR --html OUT``."""
+    from auditor.batch import cli as batch_cli
 
-        serve_cli.add_parser(sub)  # serve [--store DIR]: the local web app
+    batch_cli.add_parsers(sub)
 
-        from auditor.convert import cli as convert_cli
 
-        convert_cli.add_parsers(sub)  # convert PATH... --to phh|ohh --out DIR; anonymise PATH... --out DIR
+def _add_serve(sub: Any) -> None:
+    """``hhaudit serve [--store DIR]``: the local web app."""
+    from auditor.serve import cli as serve_cli
 
+    serve_cli.add_parser(sub)
+
+
+def _add_convert(sub: Any) -> None:
+    """``hhaudit convert PATH... --to phh|ohh --out DIR`` and ``hhaudit anonymise PATH... --out DIR``."""
+    from auditor.convert import cli as convert_cli
+
+    convert_cli.add_parsers(sub)
+
+
+def _add_rules(sub: Any) -> None:
+    """``hhaudit rules``."""
     r = sub.add_parser(
         "rules",
         help="list the rule catalogue, or show one rule's documentation",
@@ -94,6 +119,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     r.add_argument("code", nargs="?", help="a rule code or name (e.g. B001 or illegal-reraise)")
 
+
+def _add_profiles(sub: Any) -> None:
+    """``hhaudit profiles``."""
     pf = sub.add_parser(
         "profiles",
         help="list the rule profiles, or show what one profile decides",
@@ -102,6 +130,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     pf.add_argument("name", nargs="?", help="a profile name (e.g. tda)")
 
+
+def _add_config(sub: Any) -> None:
+    """``hhaudit config``."""
     c = sub.add_parser(
         "config",
         help="print the settings in force for audit, and where each came from",
@@ -111,6 +142,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     _add_settings(c)
 
+
+def _add_formats(sub: Any) -> None:
+    """``hhaudit formats``."""
     fm = sub.add_parser(
         "formats",
         help="list the formats hhaudit reads (or recognises), or show one format's card",
@@ -118,7 +152,22 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         "hands start, what its export prints and never prints, and its house rules.",
     )
     fm.add_argument("name", nargs="?", help="a format name (e.g. pokerstars)")
-    return p
+
+
+#: The commands in the order of the help, with what adds their parsers (a module's commands together).
+_SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Any], None]], ...] = (
+    (("audit",), _add_audit),
+    (("parse",), _add_parse),
+    (("explain",), _add_explain),
+    (("batch", "report"), _add_batch),
+    (("serve",), _add_serve),
+    (("convert", "anonymise"), _add_convert),
+    (("rules",), _add_rules),
+    (("profiles",), _add_profiles),
+    (("config",), _add_config),
+    (("formats",), _add_formats),
+)
+_COMMANDS = frozenset(name for names, _add in _SUBCOMMANDS for name in names)
 
 
 def _add_settings(p: argparse.ArgumentParser) -> None:
@@ -188,13 +237,17 @@ def _open_output(path: str | None) -> TextIO:
 
 
 def _err(msg: str) -> int:
+    from auditor.output.safe import visible
+
     print(f"hhaudit: {visible(msg)}", file=sys.stderr)
     return 2
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from auditor.inputs import collect, progress
-    from auditor.output import Options, RunSummary, color_wanted, formatter
+    from auditor.output import FORMATS, Options, RunSummary, color_wanted, formatter
+    from auditor.output.safe import visible
+    from auditor.pipeline import SourceError, iter_parsed
 
     try:
         st = _settings(args)
@@ -281,6 +334,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_parse(args: argparse.Namespace) -> int:
     from auditor.inputs import collect, progress
+    from auditor.output.safe import visible
+    from auditor.pipeline import SourceError, Summary, iter_parsed
     from auditor.tables import write_tables
 
     summary = Summary()
@@ -312,7 +367,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from auditor.explain import explain_hand, render_text
     from auditor.formats import Chunk
     from auditor.formats.peg import quick_id
-    from auditor.pipeline import iter_chunks
+    from auditor.pipeline import SourceError, Summary, iter_chunks
 
     if args.rules and args.rules not in PROFILES:
         print(f"hhaudit: unknown rule profile {args.rules!r}; choose from {', '.join(PROFILES)}", file=sys.stderr)
@@ -430,10 +485,31 @@ def cmd_formats(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``hhaudit`` command; ``argv`` None: the process's own arguments (the command is the process)."""
+    try:
+        return _main(argv)
+    finally:
+        if argv is None:
+            quick_exit()
+
+
+def quick_exit() -> None:
+    """Before the process ends (issue 16: start-up): the interpreter's exit runs the garbage collector
+    over every object still alive (~10 ms after one hand, more in a large process) only to find the
+    modules, the grammar and the caches, which the operating system frees anyway.  Every file the
+    command wrote is closed by then, so the objects are frozen out of the collector's sight
+    (``gc.freeze``); memory is released with the process, and nothing else changes: standard output
+    and error are still flushed, ``atexit`` handlers and ``weakref.finalize`` callbacks still run.
+    Only for a process that ends after the command (not for a caller of :func:`main`)."""
+    import gc
+
+    gc.freeze()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     first = given[0] if given else None
-    ours = first in ("audit", "parse", "explain", "rules", "profiles", "config", "formats")
-    args = _parser(first if ours else None).parse_args(given)
+    args = _parser(first if first in _COMMANDS else None).parse_args(given)
     args.argv = given
     # the command is this process (the hhaudit script): a large audit may replace it for its end
     args.may_hand_over = argv is None

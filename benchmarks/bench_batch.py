@@ -31,6 +31,7 @@ run, alternating with this one.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -250,10 +251,12 @@ tm.mark("end")
 import multiprocessing, resource
 for p in multiprocessing.active_children():  # the pool's workers, reaped: their CPU is in RUSAGE_CHILDREN
     p.join()
+tm.mark("reaped")
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"exit": code, "t0": t0, "marks": tm.marks, "first_result": tm.first_result,
                   "last_result": tm.last_result, "worker_cpu": list(tm.worker_cpu.values()),
-                  "results": getattr(tm, "results", []), "children_cpu": ru.ru_utime + ru.ru_stime}))
+                  "results": getattr(tm, "results", []), "jobs": getattr(tm, "jobs", []),
+                  "children_cpu": ru.ru_utime + ru.ru_stime}))
 """
 
 
@@ -295,6 +298,91 @@ def projected(r: dict[str, Any]) -> dict[str, float]:
         + r["night_cpu_s"]
         + night_workers / len(by),
     }
+
+
+def _jobs(r: dict[str, Any]) -> list[tuple[str, int, float, float, float, float]]:
+    """The run's files as (key, worker pid, its CPU s when it took the file and when it was done,
+    monotonic s then and then), in the order the workers took them.  A checkout whose ``Timings``
+    has no ``jobs`` (the session's start) only kept each worker's CPU at each result: a file's CPU is
+    then the step from the worker's previous result, its first file's the median step (the rest of
+    its CPU at its first result is its start-up), with no wall times."""
+    if r.get("jobs"):
+        return sorted((tuple(j) for j in r["jobs"]), key=lambda j: j[4])  # type: ignore[misc]
+    by: dict[int, list[tuple[float, float]]] = {}
+    for pid, cpu, t in r.get("results") or []:
+        by.setdefault(pid, []).append((t, cpu))
+    steps = sorted(b[1] - a[1] for cs in by.values() for a, b in zip(sorted(cs), sorted(cs)[1:], strict=False))
+    per_file = steps[len(steps) // 2] if steps else 0.0
+    out = []
+    for pid, cs in by.items():
+        prev = None
+        for t, cpu in sorted(cs):
+            start = cpu - per_file if prev is None else prev
+            out.append((f"{pid}:{t}", pid, start, cpu, 0.0, t))
+            prev = cpu
+    return sorted(out, key=lambda j: j[5])
+
+
+def idle(r: dict[str, Any]) -> dict[str, float]:
+    """Each worker's idle time on the wall clock, from when it took each file and was done with it
+    (one monotonic clock for every process): between its files (waiting for a task, moving results),
+    and at the end (from its last file to the run's last: the other worker still on a file), summed
+    over the workers; and the batch process's CPU before the first file, while the files run and
+    after the last result (the serial CPU around the workers).  Wall times read the machine too: on a
+    loaded one a gap is also a process waiting for a core."""
+    out = {
+        "serial_before_cpu_s": r["parent_before_first_task_cpu_s"],
+        "serial_between_cpu_s": r["parent_results_cpu_s"],
+        "serial_after_cpu_s": r["parent_cpu_s"] - r["parent_before_first_task_cpu_s"] - r["parent_results_cpu_s"],
+    }
+    jobs = [j for j in _jobs(r) if j[4]]
+    if r["workers"] <= 1 or not jobs:
+        return out
+    by: dict[int, list[tuple[float, float]]] = {}
+    for _key, pid, _c0, _c1, t0, t1 in jobs:
+        by.setdefault(pid, []).append((t0, t1))
+    last = max(t1 for ts in by.values() for _t0, t1 in ts)
+    out["idle_between_s"] = sum(b[0] - a[1] for ts in by.values() for a, b in itertools.pairwise(ts))
+    out["idle_end_s"] = sum(last - ts[-1][1] for ts in by.values())
+    return out
+
+
+def schedule(r: dict[str, Any], files_cpu: dict[str, float] | None = None, cores: int = 2) -> dict[str, float]:
+    """The 2-worker run's critical path in CPU seconds on ``cores`` free cores, by replaying the pool:
+    every worker is ready after its start-up (its CPU when it took its first file), the batch process's
+    work before the first file, and the start-up CPU of all of them shared by the cores (three
+    processes start on two cores); then each file, in the order they were taken, goes to the worker
+    free first and costs its CPU (``files_cpu``: by file key, e.g. the one-worker run's, else this
+    run's); the file phase ends with the last worker's last file (the other one idle meanwhile: the
+    imbalance), then the batch process's manifest and night CPU and the workers' share of the night.
+    With one worker it is the batch process's CPU."""
+    if r["workers"] <= 1:
+        return {"schedule_cpu_s": r["parent_cpu_s"]}
+    jobs = _jobs(r)
+    first: dict[int, float] = {}
+    for _key, pid, c0, _c1, _t0, _t1 in jobs:
+        first.setdefault(pid, c0)
+    before = r["parent_before_first_task_cpu_s"]
+    shared = (before + sum(first.values())) / cores
+    free = sorted(max(before, c, shared) for c in first.values())
+    start = max(free)
+    for key, _pid, c0, c1, _t0, _t1 in jobs:
+        cpu = (files_cpu or {}).get(key, c1 - c0)
+        i = free.index(min(free))
+        free[i] += cpu
+    files_end = max(free)
+    night_workers = max(0.0, r["children_cpu_s"] - sum(max(c1 for _k, p, _c0, c1, _a, _b in jobs if p == pid)
+                                                        for pid in first))  # fmt: skip
+    return {
+        "schedule_cpu_s": files_end + r["parent_manifest_cpu_s"] + r["night_cpu_s"] + night_workers / len(first),
+        "schedule_start_cpu_s": start,
+        "schedule_imbalance_cpu_s": files_end - min(free),
+    }
+
+
+def files_cpu(r: dict[str, Any]) -> dict[str, float]:
+    """Each file's CPU seconds in a run, by file key (runs that kept their jobs)."""
+    return {key: c1 - c0 for key, _pid, c0, c1, _t0, _t1 in (r.get("jobs") or [])}
 
 
 def uncontended(one: dict[str, Any], many: dict[str, Any]) -> float:
@@ -340,7 +428,9 @@ def phases(src: Path, store: Path, workers: int, code: Path | None = None, seed:
         "wall_s": m["end"][1] - d["t0"],
         "worker_cpu_s": sorted(d["worker_cpu"], reverse=True),
         "results": d.get("results", []),
+        "jobs": d.get("jobs", []),
         "children_cpu_s": d.get("children_cpu", 0.0),
+        "reaped_wall_s": m["reaped"][1] - m["end"][1],  # the workers' exit, waited for
     }
 
 
@@ -534,6 +624,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     seed = Path(args.seed_store) if args.seed_store else None
                     r = phases(src, root / f"store-phases-{w}-{rep}", w, code, seed)
                     r.update(projected(r))
+                    r.update(idle(r))
+                    r.update(schedule(r))
                     result["phases"].append(r)
                     shutil.rmtree(root / f"store-phases-{w}-{rep}")
                     label = f"{w} worker(s)" + ("" if code is None else " previous")
@@ -550,6 +642,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "worker start-up", "imbalance", "night on workers", "critical path CPU s",
                     "wall s"]  # fmt: skip
             print(common.format_table(head, prow))
+            print()
+            srow = [[f"{r['workers']} worker(s)" + ("" if r["code"] == "this checkout" else " previous"),
+                     r["serial_before_cpu_s"], r["serial_between_cpu_s"], r["serial_after_cpu_s"],
+                     r.get("idle_between_s", ""), r.get("idle_end_s", ""), r["reaped_wall_s"],
+                     r.get("schedule_start_cpu_s", ""), r.get("schedule_imbalance_cpu_s", ""), r["schedule_cpu_s"]]
+                    for r in result["phases"]]  # fmt: skip
+            print(common.format_table([f"{args.phases:,} hands", "batch CPU before 1st file", "while files run",
+                                       "after last result", "workers idle between files (wall s)",
+                                       "workers idle at the end (wall s)", "workers' exit (wall s)",
+                                       "schedule: files start", "schedule: imbalance",
+                                       "schedule: critical path CPU s"], srow))  # fmt: skip
             best_r: dict[tuple[int, str], dict[str, Any]] = {}
             for r in result["phases"]:
                 k = (r["workers"], r["code"])
@@ -568,8 +671,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  f"one-worker rate ({r1['files_cpu_s']:.2f} CPU s) {one:.2f} / {u:.2f} = "
                                  f"{one / u:.3f}")  # fmt: skip
                     print(line)
+                    sched = schedule(rn, files_cpu(r1))
+                    many_s, alone_s = rn["schedule_cpu_s"], sched["schedule_cpu_s"]
+                    print(
+                        f"  schedule ({code_label}): {one:.2f} / {many_s:.2f} CPU s = {one / many_s:.3f}; with the "
+                        f"files at the one-worker run's CPU {one:.2f} / {alone_s:.2f} = {one / alone_s:.3f}"
+                    )
                     result.setdefault("projected", []).append({"code": code_label, "ratio": one / many,
-                        "uncontended_ratio": one / uncontended(r1, rn) if "serial_cpu_s" in rn else None})  # fmt: skip
+                        "uncontended_ratio": one / uncontended(r1, rn) if "serial_cpu_s" in rn else None,
+                        "schedule_ratio": one / rn["schedule_cpu_s"],
+                        "schedule_uncontended_ratio": one / sched["schedule_cpu_s"]})  # fmt: skip
             shutil.rmtree(src)
         if args.worker_startup:
             src = root / "in-worker-startup"

@@ -661,3 +661,25 @@ def test_several_workers_get_the_largest_files_first(tmp_path: Path) -> None:
     assert run_batch(opts, out, err, runner=runner) == 0, err.getvalue()
     assert seen == ["a.txt", "b.txt", "c.txt", "d.txt"]
     assert_same_store(tmp_path / "serial", tmp_path / "pool")
+
+
+def test_timings_keep_each_file_s_worker_and_times_and_the_pool_ends_with_the_night(tmp_path: Path) -> None:
+    """``Timings`` (``bench_batch.py --phases``) keeps, for every file, the worker that took it, its
+    CPU seconds then and when it was done and the monotonic clock at both (a worker's idle time is
+    between its files); the pool's workers are stopped as soon as the night pass is done (issue 16:
+    their exit overlaps the run log), so the pool is gone when ``run_batch`` returns."""
+    from auditor.batch.engines import Pool
+    from auditor.batch.runner import Timings
+
+    src = tmp_path / "in"
+    paths = make_inputs(src, files=4)
+    pool = Pool(2)
+    tm = Timings()
+    opts = Options(sources=[str(src)], store=str(tmp_path / "s"), workers=2, night=NIGHT1, progress="none")
+    assert run_batch(opts, io.StringIO(), io.StringIO(), runner=pool, timings=tm) == 0
+    assert pool.pool is None
+    assert sorted(key for key, *_ in tm.jobs) == sorted(S.file_key(str(p)) for p in paths)
+    for _key, pid, cpu0, cpu1, t0, t1 in tm.jobs:
+        assert pid != os.getpid() and 0 < cpu0 <= cpu1 and 0 < t0 <= t1
+        assert tm.marks["submit"][1] <= t1 <= tm.marks["results"][1]
+    assert list(tm.marks) == ["locked", "submit", "results", "manifest", "night"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -129,6 +130,24 @@ def test_header_patterns_cached_equal_derived(cache_dir: Path) -> None:
     (path,) = files(cache_dir, "patterns")
     path.write_bytes(b"\x80\x05garbage")
     assert Registry().patterns == derived  # rebuilt
+
+
+def test_compiled_registry_patterns_cached_equal_compiled(cache_dir: Path) -> None:
+    """The detector and the other patterns the registry compiles come from the cache with their
+    programs (issue 16: start-up): equal to compiling them now, cold and warm."""
+    for r in (Registry(), Registry()):  # cold, then warm
+        sup = r.supported()
+        text = [f for f in sup if not f.is_document]
+        assert r.detector == re.compile("|".join(f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in text))
+        assert r.preamble == re.compile("|".join(f"(?:{f.preamble})" for f in sup if f.preamble))
+        assert r.summary_start == re.compile("|".join(f"(?:{f.summary})" for f in r.formats.values() if f.summary))
+        assert r.separator_line == re.compile("|".join(f"(?:{f.separator})" for f in r.formats.values() if f.separator))
+        assert [(p, f.name) for p, f in r.sniffers] == [
+            (re.compile(f.header_pattern()), f.name) for f in sup if f.is_document
+        ]
+        assert r.lead_ins == {f.name: re.compile(p) for f in sup if (p := f.lead_in_pattern()) is not None}
+        assert [f.name for _p, f in r.recognisers] == [f.name for f in r.formats.values() if not f.supported]
+    assert files(cache_dir, "patterns")
 
 
 def test_cache_off_and_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -255,5 +274,39 @@ def test_the_command_s_own_parser_reads_its_arguments_as_the_whole_parser() -> N
         ["profiles"],
         ["config", "--isolated"],
         ["formats", "pokerstars"],
+        ["batch", "in", "--store", "s", "--workers", "2", "--quiet"],
+        ["report", "--store", "s", "--html", "out"],
     ):
         assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv)), argv
+
+
+def test_the_batch_command_starts_its_pool_before_the_audit_stack(tmp_path: Path) -> None:
+    """``hhaudit batch``: neither importing ``auditor.cli`` nor reading the batch command's arguments
+    imports the audit stack (the pool's workers start first, issue 16)."""
+    code = (
+        "import sys\n"
+        "from auditor.cli import _parser\n"
+        "_parser('batch').parse_args(['batch', 'in', '--store', 's', '--workers', '2'])\n"
+        "print('LOADED', sorted(m for m in ('auditor.pipeline', 'auditor.audit', 'auditor.output', 'polars') "
+        "if m in sys.modules))\n"
+    )
+    assert "LOADED []" in run_py(code, tmp_path)
+
+
+def test_quick_exit_only_for_the_process_s_own_command(tmp_path: Path) -> None:
+    """``hhaudit`` freezes the objects left out of the collector's sight before the process ends
+    (``auditor.cli.quick_exit``: no collection of the whole heap at exit), never for a caller of
+    ``main(argv)``; the command's output is the same."""
+    import gc
+
+    from auditor.cli import main
+
+    hand = ROOT / "fixtures" / "samples" / "disputed_reraise.txt"
+    before = gc.get_freeze_count()
+    out = tmp_path / "in-process.json"
+    assert main(["audit", str(hand), "--format", "json", "-o", str(out), "--fail-on", "none", "-q"]) == 0
+    assert gc.get_freeze_count() == before
+    child = tmp_path / "process.json"
+    subprocess.run([sys.executable, "-m", "auditor.cli", "audit", str(hand), "--format", "json", "-o", str(child),
+                    "--fail-on", "none", "-q"], check=True, cwd=ROOT)  # fmt: skip
+    assert child.read_bytes() == out.read_bytes()

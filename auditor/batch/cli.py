@@ -153,4 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--version", action="version", version=f"hhaudit {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     add_parsers(sub)
-    return run(p.parse_args(argv))
+    try:
+        return run(p.parse_args(argv))
+    finally:
+        if argv is None:  # the command is the process: its exit skips collecting the heap (auditor.cli.quick_exit)
+            import gc
+
+            gc.freeze()

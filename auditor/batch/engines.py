@@ -19,6 +19,8 @@ becomes an ``error`` result instead of stopping the batch.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import multiprocessing
 import os
 import signal
@@ -58,8 +60,12 @@ def run_serial(tasks: Iterable[FileTask]) -> Results:
 
 
 def _init_worker() -> None:
-    """Pool worker start-up: leave Ctrl-C to the batch process, and die with it (Linux)."""
+    """Pool worker start-up: leave Ctrl-C to the batch process, and die with it (Linux); at its exit,
+    skip collecting the heap (issue 16: ~0.1 s of CPU a worker, while the batch process waits for its
+    workers to end; everything a worker writes is committed and closed with each file, see
+    :func:`auditor.cli.quick_exit`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    atexit.register(gc.freeze)
     if sys.platform.startswith("linux"):
         try:
             import ctypes

@@ -66,13 +66,16 @@ MAX_ERRORS_LOGGED = 50
 class Timings:
     """Where a run's time goes, for ``benchmarks/bench_batch.py --phases``: at each mark, this
     process's CPU seconds since it started (its threads included) and the wall clock; for each
-    worker process, its CPU seconds at its last result (start-up included)."""
+    worker process, its CPU seconds at its last result (start-up included); for each file, when its
+    worker took it and was done with it (the worker's idle time is between its files)."""
 
     marks: dict[str, tuple[float, float]] = field(default_factory=dict)  # name: (process CPU s, monotonic s)
     first_result: float | None = None  # monotonic s
     last_result: float | None = None
     worker_cpu: dict[int, float] = field(default_factory=dict)
     results: list[tuple[int, float, float]] = field(default_factory=list)  # (worker pid, its CPU s, monotonic s)
+    # (file key, worker pid, its CPU s when it took the file and when it was done, monotonic s then and then)
+    jobs: list[tuple[str, int, float, float, float, float]] = field(default_factory=list)
 
     def mark(self, name: str) -> None:
         self.marks[name] = (time.process_time(), time.monotonic())
@@ -85,6 +88,7 @@ class Timings:
         if r.pid:
             self.worker_cpu[r.pid] = max(self.worker_cpu.get(r.pid, 0.0), r.cpu)
             self.results.append((r.pid, r.cpu, now))
+            self.jobs.append((r.key, r.pid, r.cpu_started, r.cpu, r.started, r.ended))
 
 
 class UsageError(ValueError):
@@ -430,6 +434,9 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     finally:
         if stage is not None:
             shutil.rmtree(stage, ignore_errors=True)
+        close = getattr(runner, "close", None)
+        if close is not None:  # the pool's workers (or the cluster) end while this process writes the run log
+            close()
     tm.mark("night")
     seconds = time.monotonic() - t0
     if status != "complete" or tally.errors:

@@ -85,6 +85,9 @@ class FileResult:
     corrupt: list[str] = field(default_factory=list)  # unreadable parts of its previous audit, removed
     pid: int = 0  # the process that audited the file, and its CPU seconds so far (start-up included):
     cpu: float = 0.0  # each worker's own CPU, for the run's timings (benchmarks/bench_batch.py --phases)
+    cpu_started: float = 0.0  # the worker's CPU seconds when it took the file,
+    started: float = 0.0  # and the system's monotonic clock then and when it was done (one clock for every
+    ended: float = 0.0  # process of the machine: a worker's idle time between its files, --phases)
 
     @property
     def findings(self) -> int:
@@ -315,8 +318,8 @@ def audit_file(task: FileTask) -> FileResult:
     ``skipped`` or ``error``; ``error`` results were recorded in the manifest when the store could
     be written at all (the message says what failed).
     """
-    t0 = time.perf_counter()
-    res = FileResult(task.path, task.key, "error")
+    started, cpu_started = time.monotonic(), time.process_time()
+    res = FileResult(task.path, task.key, "error", cpu_started=cpu_started, started=started)
     try:
         if task.version != __version__:
             res.error = f"this worker runs hhaudit {__version__}, the batch was started by hhaudit {task.version}"
@@ -325,7 +328,8 @@ def audit_file(task: FileTask) -> FileResult:
     except Exception as e:  # the store could not be written: report it and go on with the next file
         res.status = "error"
         res.error = f"cannot write the store: {type(e).__name__}: {e}"
-    res.seconds = time.perf_counter() - t0
+    res.ended = time.monotonic()
+    res.seconds = res.ended - started
     res.pid, res.cpu = os.getpid(), time.process_time()
     return res
 

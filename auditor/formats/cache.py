@@ -234,7 +234,8 @@ def compiled_grammar(name: str, files: tuple[Path, ...], facts: object) -> objec
 
 
 def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:
-    """Every format's hand-header and lead-in patterns (see :class:`~auditor.formats.registry.Registry`),
+    """Every format's hand-header and lead-in patterns and the registry's patterns compiled from them
+    and from the cards (the header detector, ...: see :class:`~auditor.formats.registry.Registry`),
     keyed by every card and grammar file of the registry (document readers' ``SNIFF`` patterns live
     in :mod:`auditor.formats` modules, which the code fingerprint covers)."""
     key = key_of("patterns", [*cards, *grammars], "|".join(str(p.parent) for p in cards))

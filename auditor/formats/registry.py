@@ -268,8 +268,8 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
-        for attr in ("detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line", "preamble",
-                     "patterns"):  # fmt: skip
+        for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
+                     "preamble", "patterns"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -302,13 +302,17 @@ class Registry:
         return ", ".join(f.title for f in self.supported())
 
     @cached_property
-    def patterns(self) -> dict[str, tuple[str, str | None]]:
-        """Each supported format's :meth:`Format.header_pattern` and :meth:`Format.lead_in_pattern`,
-        from the on-disk cache when no card, grammar or reader module changed (deriving them composes
-        every grammar and imports every document reader): see :mod:`auditor.formats.cache`."""
+    def _derived(self) -> dict[str, Any]:
+        """What the registry derives from its cards and grammars: each supported format's header and
+        lead-in patterns (``patterns``) and the compiled patterns made of them and of the cards
+        (``detector``, ``preamble``, ...: :meth:`_compile`), from the on-disk cache when no card,
+        grammar or reader module changed (deriving the patterns composes every grammar and imports
+        every document reader; the compiled ones are stored with their programs, so a start-up
+        compiles none of them: issue 16): see :mod:`auditor.formats.cache`."""
 
-        def build() -> dict[str, tuple[str, str | None]]:
-            return {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in self.supported()}
+        def build() -> dict[str, Any]:
+            patterns = {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in self.supported()}
+            return {"patterns": patterns, **self._compile(patterns)}
 
         fmts = list(self.formats.values())
         if any(f.reader_module and not f.reader_module.startswith("auditor.formats.") for f in fmts):
@@ -318,39 +322,62 @@ class Registry:
         grammars = sorted({g for f in fmts for g in f.grammars})
         return header_patterns([f.card for f in fmts], grammars, build)
 
+    def _compile(self, patterns: dict[str, tuple[str, str | None]]) -> dict[str, Any]:
+        """The registry's compiled patterns, from each format's ``patterns`` and its card (formats by
+        name: the cached value holds no :class:`Format`)."""
+        text = [f for f in self.supported() if not f.is_document]
+        formats = self.formats.values()
+        return {
+            "detector": re.compile("|".join(f"(?P<fmt_{f.name}>{patterns[f.name][0]})" for f in text) or "(?!)"),
+            "preamble": re.compile("|".join(f"(?:{f.preamble})" for f in self.supported() if f.preamble) or "(?!)"),
+            "sniffers": [(re.compile(patterns[f.name][0]), f.name) for f in self.supported() if f.is_document],
+            "recognisers": [(re.compile(f.recognise or "(?!)"), f.name) for f in formats if not f.supported],
+            "summary_start": re.compile("|".join(f"(?:{f.summary})" for f in formats if f.summary) or "(?!)"),
+            "separator_line": re.compile("|".join(f"(?:{f.separator})" for f in formats if f.separator) or "(?!)"),
+            "lead_ins": {name: re.compile(p) for name, (_h, p) in patterns.items() if p is not None},
+        }
+
+    @cached_property
+    def patterns(self) -> dict[str, tuple[str, str | None]]:
+        """Each supported format's :meth:`Format.header_pattern` and :meth:`Format.lead_in_pattern`."""
+        found: dict[str, tuple[str, str | None]] = self._derived["patterns"]
+        return found
+
     @cached_property
     def detector(self) -> re.Pattern[str]:
         """One pattern that matches the first line of a hand of any supported text format; the
         matching group's name is the format (``fmt_<name>``)."""
-        parts = [f"(?P<fmt_{f.name}>{self.patterns[f.name][0]})" for f in self.supported() if not f.is_document]
-        return re.compile("|".join(parts) or "(?!)")
+        found: re.Pattern[str] = self._derived["detector"]
+        return found
 
     @cached_property
     def preamble(self) -> re.Pattern[str]:
         """Lines a supported format prints before its first hand that belong to no hand (card key ``preamble``)."""
-        parts = [f"(?:{f.preamble})" for f in self.supported() if f.preamble]
-        return re.compile("|".join(parts) or "(?!)")
+        found: re.Pattern[str] = self._derived["preamble"]
+        return found
 
     @cached_property
     def sniffers(self) -> list[tuple[re.Pattern[str], Format]]:
         """First-line patterns of document formats (XML/JSON/TOML readers)."""
-        return [(re.compile(self.patterns[f.name][0]), f) for f in self.supported() if f.is_document]
+        return [(rx, self.formats[name]) for rx, name in self._derived["sniffers"]]
 
     @cached_property
     def recognisers(self) -> list[tuple[re.Pattern[str], Format]]:
-        return [(re.compile(f.recognise or "(?!)"), f) for f in self.formats.values() if not f.supported]
+        return [(rx, self.formats[name]) for rx, name in self._derived["recognisers"]]
 
     @cached_property
     def summary_start(self) -> re.Pattern[str]:
         """The first lines of the files a format writes beside its hands that are not hand
         histories (tournament summaries): the cards' ``summary`` patterns."""
-        return re.compile("|".join(f"(?:{f.summary})" for f in self.formats.values() if f.summary) or "(?!)")
+        found: re.Pattern[str] = self._derived["summary_start"]
+        return found
 
     @cached_property
     def separator_line(self) -> re.Pattern[str]:
         """Lines an export prints between hands (archive separators such as ``*** # 2 ***``): the
         cards' ``separator`` patterns."""
-        return re.compile("|".join(f"(?:{f.separator})" for f in self.formats.values() if f.separator) or "(?!)")
+        found: re.Pattern[str] = self._derived["separator_line"]
+        return found
 
     def detect(self, line: str) -> str | None:
         """The format whose hand header starts ``line``, or None."""
@@ -360,12 +387,8 @@ class Registry:
     @cached_property
     def lead_ins(self) -> dict[str, re.Pattern[str]]:
         """Per format with a ``lead_in`` line: its pattern."""
-        out: dict[str, re.Pattern[str]] = {}
-        for f in self.supported():
-            p = self.patterns[f.name][1]
-            if p is not None:
-                out[f.name] = re.compile(p)
-        return out
+        found: dict[str, re.Pattern[str]] = self._derived["lead_ins"]
+        return found
 
     def is_lead_in(self, site: str, line: str) -> bool:
         """Whether ``line`` is the lead-in line of ``site`` (a line that only announces a hand)."""
