@@ -324,7 +324,7 @@ def _segments(path: str) -> list[pl.DataFrame]:
 #: Bytes of the night (polars' estimate of the frames) buffered by :func:`stream_night` before the
 #: buffer is appended to the partition files (bounds the stream's memory; the files are one per
 #: partition whatever the number of flushes).
-CHUNK_BYTES = 64 * 2**20
+CHUNK_BYTES = 16 * 2**20
 
 
 def stream_night(
