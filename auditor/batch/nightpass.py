@@ -16,9 +16,10 @@ partition, not of the night.
   partition (its files, in order) is checked alone.  The partitions are exactly those of
   :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the same.
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
-  B buckets by a hash of the pair; each bucket's ids are matched against the store's hands of the
-  same bucket with a streamed semi-join (no sort of every id of the store), and only those rows are
-  ordered to find each id's first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
+  B buckets by a hash of the pair; the store's hands are cut once into one file per bucket
+  (:func:`_bucket_files`), each bucket's ids are matched against the store's hands of the same
+  bucket (no sort of every id of the store), and only those rows are ordered to find each id's
+  first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
 
 * **Results spilled and merged by range** (:func:`spill`, :func:`in_ranges`): each partition's job
   writes its continuity rows (ordered by path) and its share of the tails (ordered by file key) to
@@ -50,7 +51,7 @@ from auditor.batch import store as S
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
 _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
 #: Hand ids matched at once by :func:`night_duplicates`.
-IDS_PER_BUCKET = 200_000
+IDS_PER_BUCKET = 100_000
 TAILS = "tails"
 
 
@@ -163,7 +164,11 @@ def write_frames(store: str, path: str, frames: Iterable[pl.DataFrame], schema: 
             S.write_atomic(pl.read_parquet(names[0]) if names else pl.DataFrame(schema=schema), path)
         else:
             part = os.path.join(tmp, "all.parquet")
-            pl.scan_parquet(names).sink_parquet(part, compression="zstd", maintain_order=True)
+            # row groups of a range's size: the sink holds about one (issue 16: by default it held
+            # more, growing with the number of files)
+            pl.scan_parquet(names).sink_parquet(
+                part, compression="zstd", maintain_order=True, row_group_size=ROWS_PER_RANGE
+            )
             os.makedirs(os.path.dirname(path), exist_ok=True)
             shutil.move(part, path + ".tmp")
             os.replace(path + ".tmp", path)
@@ -607,45 +612,77 @@ def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | Non
 # ---------------------------------------------------------------------------- duplicate ids
 
 
-def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> Iterator[pl.DataFrame]:
-    """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
-    in no set order): one bucket held at a time."""
+def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[int, dict[str, pl.DataType]]:
+    """The store's hands with a fingerprint (the columns :func:`duplicate_buckets` needs) cut into
+    segment files ``tmp/<b>.arrows`` by bucket of hand-id hash, the buckets' number from the night's
+    ids (``per_bucket`` a bucket).  Returns the number of buckets and the rows' schema.
+
+    One streamed scan of the store (issue 16: before, every bucket scanned the whole store twice,
+    so the scans grew with the square of the night): the rows are sunk into one narrow file, which
+    is read back :data:`ROWS_PER_RANGE` rows at a time and appended, bucket by bucket, to the buckets'
+    files (:func:`_append`)."""
     day = date.fromisoformat(night)
     cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
-    h = S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null())
-    g = ["site", "hand_id"]
-    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
+    one = os.path.join(tmp, "ids.parquet")
+    S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
+        one, compression="lz4", row_group_size=ROWS_PER_RANGE, maintain_order=False
+    )
+    ids = pl.scan_parquet(one)
+    n_ids = ids.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item()
+    total = ids.select(pl.len()).collect().item()
     buckets = max(1, -(-n_ids // per_bucket))
-    bucket = pl.concat_str(g, separator="\x1f").hash(seed=17) % buckets
+    bucket = (pl.concat_str(["site", "hand_id"], separator="\x1f").hash(seed=17) % buckets).alias("_b")
+    for at in range(0, total, ROWS_PER_RANGE):
+        got = ids.slice(at, ROWS_PER_RANGE).with_columns(bucket).collect()
+        for (b,), df in got.partition_by("_b", as_dict=True, include_key=False, maintain_order=True).items():
+            _append(os.path.join(tmp, f"{b:06d}.arrows"), df)
+    schema = dict(pl.read_parquet_schema(one))
+    S.remove_quietly(one)
+    return buckets, schema
+
+
+def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> Iterator[pl.DataFrame]:
+    """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
+    in no set order): one bucket held at a time (:func:`_bucket_files`, in a temporary folder of
+    the store removed at the end)."""
+    day = date.fromisoformat(night)
+    g = ["site", "hand_id"]
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
     own_df = own.unique().collect()
-    for b in range(buckets):
-        hb = h.filter(bucket == b)
-        mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique().collect(engine="streaming")
-        # only ids in more than one file can give a row: found on three narrow columns first
-        many = (
-            hb.select(*g, "file_key").join(mine.lazy(), on=g, how="semi")
-            .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
-            .select(g).collect(engine="streaming")
-        ) if mine.height else mine  # fmt: skip
-        rows = (
-            hb.join(many.lazy(), on=g, how="semi").collect(engine="streaming") if many.height else hb.head(0).collect()
-        )
-        x = (
-            rows.lazy()
-            .sort([S.NIGHT, "path", "first_line"])
-            .with_columns(
-                n=pl.len().over(g),
-                first_fp=pl.col("fingerprint").first().over(g),
-                first_path=pl.col("path").first().over(g),
-                first_at=pl.col("first_line").first().over(g),
-                first_key=pl.col("file_key").first().over(g),
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        buckets, schema = _bucket_files(store, night, per_bucket, tmp)
+        for b in range(buckets):
+            name = os.path.join(tmp, f"{b:06d}.arrows")
+            got = _segments(name)
+            S.remove_quietly(name)
+            hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
+            mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique()
+            # only ids in more than one file can give a row
+            many = (
+                hb.select(*g, "file_key").join(mine, on=g, how="semi")
+                .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
+                .select(g)
+            )  # fmt: skip
+            rows = hb.join(many, on=g, how="semi")
+            del hb
+            x = (
+                rows.lazy()
+                .sort([S.NIGHT, "path", "first_line"])
+                .with_columns(
+                    n=pl.len().over(g),
+                    first_fp=pl.col("fingerprint").first().over(g),
+                    first_path=pl.col("path").first().over(g),
+                    first_at=pl.col("first_line").first().over(g),
+                    first_key=pl.col("file_key").first().over(g),
+                )
+                .filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")) & (pl.col(S.NIGHT) == day))
             )
-            .filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")) & (pl.col(S.NIGHT) == day))
-        )
-        x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
-        code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
-        yield x.with_columns(code=code).collect()
+            x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
+            code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
+            yield x.with_columns(code=code).collect()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
