@@ -641,7 +641,7 @@ def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[in
     return buckets, schema
 
 
-def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> Iterator[pl.DataFrame]:
+def duplicate_buckets(store: str, night: str, per_bucket: int | None = None) -> Iterator[pl.DataFrame]:
     """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
     in no set order): one bucket held at a time (:func:`_bucket_files`, in a temporary folder of
     the store removed at the end)."""
@@ -651,7 +651,7 @@ def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) 
     own_df = own.unique().collect()
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        buckets, schema = _bucket_files(store, night, per_bucket, tmp)
+        buckets, schema = _bucket_files(store, night, IDS_PER_BUCKET if per_bucket is None else per_bucket, tmp)
         for b in range(buckets):
             name = os.path.join(tmp, f"{b:06d}.arrows")
             got = _segments(name)
@@ -685,6 +685,6 @@ def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
+def night_duplicates(store: str, night: str, per_bucket: int | None = None) -> pl.DataFrame:
     """:func:`auditor.batch.crosshand.duplicates` of one night, bucket by bucket of hand-id hash."""
     return pl.concat(list(duplicate_buckets(store, night, per_bucket))).sort("path", "first_line")
