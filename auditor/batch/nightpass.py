@@ -12,9 +12,11 @@ partition, not of the night.
 * **Streamed partitions** (:func:`stream_night`): the night's ``hands`` parts and their paired
   ``seats`` parts are read one part at a time, each hand tagged with the hash of its
   :func:`auditor.continuity.partition_key` (a tournament's tables together), buffered up to
-  :data:`CHUNK_HANDS` hands, and each buffer written as one file per partition it touches; each
-  partition (its files, in order) is checked alone.  The partitions are exactly those of
-  :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the same.
+  :data:`CHUNK_BYTES`, and each buffer appended as one more segment (:func:`_append`) to the hands
+  and seats files of each partition it touches: two files per partition, whatever the night's size;
+  each partition (its files' segments, in order) is checked alone.  The partitions are exactly
+  those of :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the
+  same.
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
   B buckets by a hash of the pair; the store's hands are cut once into one file per bucket
   (:func:`_bucket_files`), each bucket's ids are matched against the store's hands of the same
@@ -23,11 +25,11 @@ partition, not of the night.
 
 * **Results spilled and merged by range** (:func:`spill`, :func:`in_ranges`): each partition's job
   writes its continuity rows (ordered by path) and its share of the tails (ordered by file key) to
-  files in small row groups and returns their paths (:func:`spill_result`), and the duplicate-id
-  buckets are spilled the same way; the batch process then reads them back range by range of path
-  (or file key), at most :data:`ROWS_PER_RANGE` rows a range (the row groups of other ranges are
-  skipped by their statistics), sorts each range as the whole night's rows would be sorted, and
-  writes it on: one range in memory, whatever the night's size.
+  files and returns their paths (:func:`spill_result`), and the duplicate-id buckets are spilled
+  the same way; the batch process then cuts them into ranges of path (or file key) of at most
+  :data:`ROWS_PER_RANGE` rows, reading each file once and appending its rows to one file per range,
+  and reads them back range by range, sorts each range as the whole night's rows would be sorted,
+  and writes it on: one range in memory, whatever the night's size, and each row read once.
 
 Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
 """
