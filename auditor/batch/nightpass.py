@@ -267,6 +267,29 @@ def _staged(stage: str, hands_part: str) -> tuple[str, str]:
     return os.path.join(stage, f"{base}.h.parquet"), os.path.join(stage, f"{base}.s.parquet")
 
 
+def path_parts(store: str, night: str) -> pl.DataFrame:
+    """The night's committed ``hands`` parts (:func:`_night_parts`) with the paths of their hands:
+    one row per (``path``, ``part``) (the path column of the night read once), so that a range of
+    paths opens only its own parts (:func:`path_parts_scan`)."""
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night))]
+    if not paths:
+        return pl.DataFrame(schema={"path": pl.String(), "part": pl.String()})
+    scan = pl.scan_parquet(paths, schema=S.HANDS, missing_columns="insert", include_file_paths="part")
+    return scan.select("path", "part").unique(maintain_order=True).collect(engine="streaming")
+
+
+def path_parts_scan(parts: pl.DataFrame, where: pl.Expr, night: str) -> pl.LazyFrame:
+    """The night's hands (as :func:`auditor.batch.crosshand._hands` gives them) of the parts of
+    ``parts`` (:func:`path_parts`) that hold a path of the range ``where``."""
+    files = parts.filter(where)["part"].unique(maintain_order=True).to_list()
+    if not files:
+        return _cols(pl.DataFrame(schema={**S.HANDS, S.NIGHT: pl.Date()}).lazy())
+    day = date.fromisoformat(night)
+    return _cols(
+        pl.scan_parquet(files, schema=S.HANDS, missing_columns="insert").with_columns(pl.lit(day).alias(S.NIGHT))
+    )
+
+
 def stage_part(stage: str, hands_part: str, night: str, hands: pl.DataFrame, seats: pl.DataFrame) -> None:
     """Write a hands part's rows as :func:`stream_night` reads them (the flat hands with their
     location and partition-key hash, and their seats) into ``stage``, from the frames the worker
