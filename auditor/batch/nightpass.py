@@ -270,8 +270,9 @@ def _staged(stage: str, hands_part: str) -> tuple[str, str]:
 def path_parts(store: str, night: str) -> pl.DataFrame:
     """The night's committed ``hands`` parts (:func:`_night_parts`) with the paths of their hands:
     one row per (``path``, ``part``) (the path column of the night read once), so that a range of
-    paths opens only its own parts (:func:`path_parts_scan`)."""
-    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night))]
+    paths opens only its own parts (:func:`path_parts_scan`).  A part that is not there (removed as
+    unreadable while the workers ran: ``store.scan`` does not see it either) is left out."""
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night)) if os.path.exists(h)]
     if not paths:
         return pl.DataFrame(schema={"path": pl.String(), "part": pl.String()})
     scan = pl.scan_parquet(paths, schema=S.HANDS, missing_columns="insert", include_file_paths="part")
@@ -511,7 +512,7 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 def partition_job(
     hands_file: str, seats_file: str, night: str, out: str | None = None, i: int = 0
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
-    """One partition of a streamed night (:func:`stream_night`'s folders), checked alone: its
+    """One partition of a streamed night (:func:`stream_night`'s two files), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
     :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
     spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
