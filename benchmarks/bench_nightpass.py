@@ -13,10 +13,14 @@ read).  ``--base DIR`` runs the same pass with another checkout's ``auditor`` (f
     .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000,300000
     .venv/bin/python benchmarks/bench_nightpass.py --nights 20000,100000 --base /tmp/main --json out/np.json
     .venv/bin/python benchmarks/bench_nightpass.py --nights 300000,1000000,3000000 --workers 2   # on a pool
+    .venv/bin/python benchmarks/bench_nightpass.py --nights 10000000 --workers 2 --engine dask   # on Dask
 
 With ``--workers N`` the pass runs on a spawned process pool of N workers (as ``hhaudit batch
 --workers N`` runs it: the partitions are jobs on the pool); the child then also reports its
-workers' CPU and the largest worker's peak, and the process tree's peak RSS is sampled.  The
+workers' CPU and the largest worker's peak, and the process tree's peak RSS is sampled.  With
+``--engine dask`` the pool is a Dask LocalCluster of N worker processes started in the child as
+``hhaudit batch --engine dask --scheduler local`` starts it (``auditor.batch.dask_engine.connect``,
+its ``LOCAL_CONFIG``), the night's jobs submitted through ``DaskEngine``'s executor.  The
 child sets polars' allocator as ``hhaudit batch`` does (``auditor.batch.allocator``).
 """
 
@@ -46,16 +50,26 @@ from auditor.batch.allocator import keep_freed_pages
 keep_freed_pages()  # polars' allocator as hhaudit batch sets it (for this process and its workers)
 from concurrent.futures import ProcessPoolExecutor
 from auditor.batch.crosshand import run_night
-workers = int(sys.argv[3])
-pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) if workers > 1 else None
+workers, engine = int(sys.argv[3]), sys.argv[4]
+client = cluster = pool = None
+if engine == "dask":  # a LocalCluster of `workers` processes, as hhaudit batch --engine dask --scheduler local
+    from auditor.batch.dask_engine import connect, executor
+    client, cluster = connect("local", workers)
+    pool = executor(client)
+elif workers > 1:
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 t = time.process_time()
 by_code = run_night(sys.argv[1], sys.argv[2], pool, workers)
-if pool is not None:
+pass_cpu_s = time.process_time() - t
+if client is not None:
+    client.close()
+    cluster.close()
+elif pool is not None:
     pool.shutdown()
 ru = resource.getrusage(resource.RUSAGE_SELF)
 ch = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"maxrss_mib": ru.ru_maxrss / 1024, "cpu_s": ru.ru_utime + ru.ru_stime + ch.ru_utime + ch.ru_stime,
-                  "pass_cpu_s": time.process_time() - t, "workers_cpu_s": ch.ru_utime + ch.ru_stime,
+                  "pass_cpu_s": pass_cpu_s, "workers_cpu_s": ch.ru_utime + ch.ru_stime,
                   "worker_maxrss_mib": ch.ru_maxrss / 1024 if pool is not None else 0.0,
                   "findings": sum(by_code.values())}))
 """
@@ -105,25 +119,31 @@ def replicate(seed: Path, out: Path, copies: int) -> int:
     return n
 
 
-def measure(store: Path, base: str | None, workers: int = 1, every: float = 0.5) -> dict[str, Any]:
+def measure(
+    store: Path, base: str | None, workers: int = 1, every: float = 0.5, engine: str = "pool"
+) -> dict[str, Any]:
     """The pass in a fresh process (with ``workers`` > 1, on a spawned process pool of that many
-    workers, as ``hhaudit batch --workers`` runs it): its ``ru_maxrss``, the largest worker's, CPU
-    seconds of the process and of its workers, and the process tree's peak RSS (the sum over its
-    live processes) sampled every ``every`` seconds (``sample_tree.tree``)."""
+    workers, as ``hhaudit batch --workers`` runs it; with ``engine`` "dask", on a Dask LocalCluster
+    of ``workers`` processes, as ``hhaudit batch --engine dask --scheduler local`` runs it): its
+    ``ru_maxrss``, the largest worker's, CPU seconds of the process and of its workers, and the
+    process tree's peak RSS (the sum over its live processes) and the largest other process's
+    peak, sampled every ``every`` seconds (``sample_tree.tree``)."""
     import threading
 
     from sample_tree import tree
 
     env = dict(os.environ)
     env["PYTHONPATH"] = base if base else str(ROOT)
-    p = subprocess.Popen([sys.executable, "-c", _CHILD, str(store), NIGHT, str(workers)], env=env, cwd=base or ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    peak = [0]
+    cmd = [sys.executable, "-c", _CHILD, str(store), NIGHT, str(workers), engine]
+    p = subprocess.Popen(cmd, env=env, cwd=base or ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    peak = [0, 0]
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], sum(s[3] for s in tree(p.pid).values()))
+            live = tree(p.pid)
+            peak[0] = max(peak[0], sum(s[3] for s in live.values()))
+            peak[1] = max([peak[1], *(s[3] for pid, s in live.items() if pid != p.pid)])
             done.wait(every)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -135,6 +155,8 @@ def measure(store: Path, base: str | None, workers: int = 1, every: float = 0.5)
         raise SystemExit(err)
     r = dict(json.loads(out.strip().splitlines()[-1]))
     r["tree_peak_mib"] = peak[0] / 2**20
+    r["other_peak_mib"] = peak[1] / 2**20  # the largest worker, sampled
+    r["engine"] = engine
     return r
 
 
@@ -147,6 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--workers", type=int, default=1, help="run the pass on a process pool of this many workers (1: in process)"
     )
+    ap.add_argument(
+        "--engine", choices=["pool", "dask"], default="pool",
+        help="pool: a spawned process pool (hhaudit batch --workers N); dask: a Dask LocalCluster of --workers "
+        "processes (hhaudit batch --engine dask --scheduler local)",
+    )  # fmt: skip
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args(argv)
     rows = []
@@ -162,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if base:
                     s = tmp / f"base{size}"
                     shutil.copytree(store, s)
-                r = measure(s, base, a.workers)
+                r = measure(s, base, a.workers, engine=a.engine)
                 cross = pl.read_parquet(s / "crosshand" / f"night={NIGHT}" / "crosshand.parquet")
                 rows_ = sorted(cross.select(sorted(cross.columns)).iter_rows(), key=repr)
                 if base:
@@ -172,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 r.update(code=label, hands=hands)
                 rows.append(r)
                 print(f"{hands:>9,} hands  {label:<5} peak RSS {r['maxrss_mib']:8.1f} MiB (largest worker "
-                      f"{r['worker_maxrss_mib']:.1f}, tree {r['tree_peak_mib']:.1f})  CPU {r['cpu_s']:7.1f} s "
+                      f"{r['worker_maxrss_mib']:.1f}, sampled {r['other_peak_mib']:.1f}, "
+                      f"tree {r['tree_peak_mib']:.1f})  CPU {r['cpu_s']:7.1f} s "
                       f"(pass {r['pass_cpu_s']:6.1f} s, workers {r['workers_cpu_s']:6.1f} s)  "
                       f"findings {r['findings']:,}", flush=True)  # fmt: skip
                 if base:

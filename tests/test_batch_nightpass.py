@@ -366,3 +366,60 @@ def test_the_night_pass_holds_a_bounded_part_of_the_night_whatever_its_size(
     assert len(large["hands"]) >= 3 * len(small["hands"]) >= 3 * (4 * 12 // per_part)
     assert max(large["hands"]) <= 3 * per_part  # a table is never split: partitions vary with the hash
     assert len(large["range"]) > len(small["range"])
+
+
+def test_partition_files_and_ranges_grow_linearly_with_the_night(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 16: the night streamed into partitions writes two files per partition however many
+    times its buffer is flushed (a flush per hands part here: each flush appends a segment), the
+    spilled rows are read once each when merged by range (each spilled file read once, each range
+    from its own file: the rows read are the rows), and the duplicate ids cut the store once into
+    one file per bucket; the rows are those of the night checked whole."""
+    per_part, per_range = 12, 5
+    seen: dict[int, dict[str, int]] = {}
+    stream, read, cut = NP.stream_night, pl.read_parquet, NP._bucket_files
+    for tables in (12, 36):
+        store = _tables_store(tmp_path, tables)
+        whole = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", NIGHTS[0]), "crosshand.parquet"))
+        count = {"files": 0, "parts": 0, "segments": 0, "spilled": 0, "spilled_files": 0, "cuts": 0, "buckets": 0}
+
+        def counted_stream(store: str, night: str, tmp: str, *a: Any, count: dict[str, int] = count) -> Any:
+            got = stream(store, night, tmp, *a)
+            count["files"] = len([n for n in os.listdir(tmp) if n.endswith(".arrows")])
+            count["parts"] = len(got)
+            count["segments"] = max(len(NP._segments(h)) for h, _s in got)
+            return got
+
+        def counted_read(source: Any, *a: Any, count: dict[str, int] = count, **k: Any) -> pl.DataFrame:
+            df = read(source, *a, **k)
+            if isinstance(source, str) and os.path.basename(source).startswith(("rows-", "tails-", "dups-")):
+                count["spilled"] += df.height
+                count["spilled_files"] += 1
+            return df
+
+        def counted_cut(store: str, night: str, per_bucket: int, tmp: str, count: dict[str, int] = count) -> Any:
+            got = cut(store, night, per_bucket, tmp)
+            count["cuts"] += 1
+            count["buckets"] = len([n for n in os.listdir(tmp) if n.endswith(".arrows")])
+            return got
+
+        with monkeypatch.context() as m:
+            m.setattr(X, "HANDS_PER_PARTITION", per_part)
+            m.setattr(NP, "CHUNK_BYTES", 1)  # a flush for every hands part
+            m.setattr(NP, "ROWS_PER_RANGE", per_range)
+            m.setattr(NP, "IDS_PER_BUCKET", 2 * tables)
+            m.setattr(NP, "stream_night", counted_stream)
+            m.setattr(NP, "_bucket_files", counted_cut)
+            m.setattr(pl, "read_parquet", counted_read)
+            X.run_night(str(store), NIGHTS[0], None, 1)
+        got = pl.read_parquet(os.path.join(S.night_dir(str(store), "crosshand", NIGHTS[0]), "crosshand.parquet"))
+        assert got.equals(whole)
+        assert count["files"] == 2 * count["parts"]  # hands and seats: one file each per partition
+        assert count["segments"] > 1  # several flushes appended to one file
+        spilled = whole.height + NP.write_tails(str(store), NIGHTS[0]).height  # type: ignore[union-attr]
+        assert count["spilled"] == spilled  # every spilled row read once (no duplicate ids here)
+        assert count["cuts"] == 1 and count["buckets"] == 2  # 4 * tables ids, 2 * tables a bucket
+        seen[tables] = count
+    small, large = seen[12], seen[36]
+    assert large["parts"] == 3 * small["parts"] and large["files"] == 3 * small["files"]

@@ -236,14 +236,23 @@ def check_partitioned(
     return _merge([j.result() for j in jobs])
 
 
-def _located(store: str, night: str, df: pl.DataFrame, where: pl.Expr | None = None) -> pl.DataFrame:
+def _located(
+    store: str, night: str, df: pl.DataFrame, where: pl.Expr | None = None, parts: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """The continuity rows ``df`` with the store location of their hand (located through the
     night's hands), once each, in path and line order.  ``where``: the range of paths the rows are
-    in (:func:`auditor.batch.nightpass.ranges`): only the hands of those paths are read."""
+    in (:func:`auditor.batch.nightpass.ranges`): only the hands of those paths are read; with
+    ``parts`` (:func:`auditor.batch.nightpass.path_parts`), only the night's hands parts that hold
+    those paths are opened (issue 16: a scan of the night opened every part for every range)."""
+    from auditor.batch.nightpass import path_parts_scan
+
     if df.is_empty():
         return df
     on = ["site", "hand_id", "path"]
-    hands = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
+    if where is not None and parts is not None:
+        hands = path_parts_scan(parts, where, night)
+    else:
+        hands = _hands(store).filter(pl.col(S.NIGHT) == date.fromisoformat(night))
     loc = (  # only the hands with a finding (a semi-join: not the whole night in memory)
         (hands if where is None else hands.filter(where))
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
@@ -481,8 +490,9 @@ def run_night(
         tails = [t for _r, t in spilled if t is not None]
 
         def frames() -> Iterator[pl.DataFrame]:
+            parts = NP.path_parts(store, night) if rows else None
             for where, got in NP.in_ranges(rows, "path"):
-                cont = _located(store, night, _merge([got]), where)
+                cont = _located(store, night, _merge([got]), where, parts)
                 step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
                 slices = [(findings_frame, (cont.slice(i, step),)) for i in range(0, cont.height, step)]
                 yield from _results(ex, slices, workers, err)  # at most ``workers`` frames converted at once

@@ -12,21 +12,24 @@ partition, not of the night.
 * **Streamed partitions** (:func:`stream_night`): the night's ``hands`` parts and their paired
   ``seats`` parts are read one part at a time, each hand tagged with the hash of its
   :func:`auditor.continuity.partition_key` (a tournament's tables together), buffered up to
-  :data:`CHUNK_HANDS` hands, and each buffer written as one file per partition it touches; each
-  partition (its files, in order) is checked alone.  The partitions are exactly those of
-  :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the same.
+  :data:`CHUNK_BYTES`, and each buffer appended as one more segment (:func:`_append`) to the hands
+  and seats files of each partition it touches: two files per partition, whatever the night's size;
+  each partition (its files' segments, in order) is checked alone.  The partitions are exactly
+  those of :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the
+  same.
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
-  B buckets by a hash of the pair; each bucket's ids are matched against the store's hands of the
-  same bucket with a streamed semi-join (no sort of every id of the store), and only those rows are
-  ordered to find each id's first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
+  B buckets by a hash of the pair; the store's hands are cut once into one file per bucket
+  (:func:`_bucket_files`), each bucket's ids are matched against the store's hands of the same
+  bucket (no sort of every id of the store), and only those rows are ordered to find each id's
+  first occurrence, as :func:`auditor.batch.crosshand.duplicates` does.
 
 * **Results spilled and merged by range** (:func:`spill`, :func:`in_ranges`): each partition's job
   writes its continuity rows (ordered by path) and its share of the tails (ordered by file key) to
-  files in small row groups and returns their paths (:func:`spill_result`), and the duplicate-id
-  buckets are spilled the same way; the batch process then reads them back range by range of path
-  (or file key), at most :data:`ROWS_PER_RANGE` rows a range (the row groups of other ranges are
-  skipped by their statistics), sorts each range as the whole night's rows would be sorted, and
-  writes it on: one range in memory, whatever the night's size.
+  files and returns their paths (:func:`spill_result`), and the duplicate-id buckets are spilled
+  the same way; the batch process then cuts them into ranges of path (or file key) of at most
+  :data:`ROWS_PER_RANGE` rows, reading each file once and appending its rows to one file per range,
+  and reads them back range by range, sorts each range as the whole night's rows would be sorted,
+  and writes it on: one range in memory, whatever the night's size, and each row read once.
 
 Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
 """
@@ -34,6 +37,7 @@ Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the p
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import tempfile
@@ -48,10 +52,8 @@ from auditor.batch import store as S
 
 _LOC = ["file_key", "audit_id", "hand_no", "night"]
 _SEAT_KEY = [S.NIGHT, "file_key", "hand_no"]
-#: Hands buffered before a chunk is written while streaming a night (bounds the stream's memory).
-CHUNK_HANDS = 50_000
 #: Hand ids matched at once by :func:`night_duplicates`.
-IDS_PER_BUCKET = 200_000
+IDS_PER_BUCKET = 100_000
 TAILS = "tails"
 
 
@@ -164,7 +166,11 @@ def write_frames(store: str, path: str, frames: Iterable[pl.DataFrame], schema: 
             S.write_atomic(pl.read_parquet(names[0]) if names else pl.DataFrame(schema=schema), path)
         else:
             part = os.path.join(tmp, "all.parquet")
-            pl.scan_parquet(names).sink_parquet(part, compression="zstd", maintain_order=True)
+            # row groups of a range's size: the sink holds about one (issue 16: by default it held
+            # more, growing with the number of files)
+            pl.scan_parquet(names).sink_parquet(
+                part, compression="zstd", maintain_order=True, row_group_size=ROWS_PER_RANGE
+            )
             os.makedirs(os.path.dirname(path), exist_ok=True)
             shutil.move(part, path + ".tmp")
             os.replace(path + ".tmp", path)
@@ -261,6 +267,30 @@ def _staged(stage: str, hands_part: str) -> tuple[str, str]:
     return os.path.join(stage, f"{base}.h.parquet"), os.path.join(stage, f"{base}.s.parquet")
 
 
+def path_parts(store: str, night: str) -> pl.DataFrame:
+    """The night's committed ``hands`` parts (:func:`_night_parts`) with the paths of their hands:
+    one row per (``path``, ``part``) (the path column of the night read once), so that a range of
+    paths opens only its own parts (:func:`path_parts_scan`).  A part that is not there (removed as
+    unreadable while the workers ran: ``store.scan`` does not see it either) is left out."""
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night)) if os.path.exists(h)]
+    if not paths:
+        return pl.DataFrame(schema={"path": pl.String(), "part": pl.String()})
+    scan = pl.scan_parquet(paths, schema=S.HANDS, missing_columns="insert", include_file_paths="part")
+    return scan.select("path", "part").unique(maintain_order=True).collect(engine="streaming")
+
+
+def path_parts_scan(parts: pl.DataFrame, where: pl.Expr, night: str) -> pl.LazyFrame:
+    """The night's hands (as :func:`auditor.batch.crosshand._hands` gives them) of the parts of
+    ``parts`` (:func:`path_parts`) that hold a path of the range ``where``."""
+    files = parts.filter(where)["part"].unique(maintain_order=True).to_list()
+    if not files:
+        return _cols(pl.DataFrame(schema={**S.HANDS, S.NIGHT: pl.Date()}).lazy())
+    day = date.fromisoformat(night)
+    return _cols(
+        pl.scan_parquet(files, schema=S.HANDS, missing_columns="insert").with_columns(pl.lit(day).alias(S.NIGHT))
+    )
+
+
 def stage_part(stage: str, hands_part: str, night: str, hands: pl.DataFrame, seats: pl.DataFrame) -> None:
     """Write a hands part's rows as :func:`stream_night` reads them (the flat hands with their
     location and partition-key hash, and their seats) into ``stage``, from the frames the worker
@@ -296,16 +326,49 @@ def _count(store: str, night: str) -> int:
     return int(pl.scan_parquet(paths).select(pl.len()).collect().item()) if paths else 0
 
 
+def _append(path: str, df: pl.DataFrame) -> None:
+    """Append ``df`` to the segment file ``path`` as one more segment: an Arrow IPC stream (LZ4)
+    prefixed by its length in bytes (8, little-endian), so a file is written piece by piece with
+    nothing held open, and read back whole by :func:`_segments`."""
+    buf = io.BytesIO()
+    df.write_ipc_stream(buf, compression="lz4")
+    data = buf.getbuffer()
+    with open(path, "ab") as f:
+        f.write(len(data).to_bytes(8, "little"))
+        f.write(data)
+
+
+def _segments(path: str) -> list[pl.DataFrame]:
+    """The frames appended to ``path`` by :func:`_append`, in order (none when it does not exist)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as f:
+        data = memoryview(f.read())
+    out, at = [], 0
+    while at < len(data):
+        n = int.from_bytes(data[at : at + 8], "little")
+        out.append(pl.read_ipc_stream(io.BytesIO(data[at + 8 : at + 8 + n])))
+        at += 8 + n
+    return out
+
+
+#: Bytes of the night (polars' estimate of the frames) buffered by :func:`stream_night` before the
+#: buffer is appended to the partition files (bounds the stream's memory; the files are one per
+#: partition whatever the number of flushes).
+CHUNK_BYTES = 16 * 2**20
+
+
 def stream_night(
     store: str, night: str, tmp: str, per_part: int, min_parts: int = 1, stage: str | None = None
 ) -> list[tuple[str, str]]:
     """Write the night's hands (and the earlier nights' tails) into partition files under ``tmp``
     by partition-key hash (as :func:`auditor.batch.crosshand.split_flat` splits them), each hand with
-    its seats; returns the (hands, seats) folders of the partitions that have hands.
+    its seats; returns the (hands, seats) files of the partitions that have hands.
 
-    The parts are read one at a time and buffered up to :data:`CHUNK_HANDS` hands; each flush
-    writes one file per partition it touches (``h/<p>/<seq>.parquet`` and ``s/<p>/<seq>.parquet``),
-    so a partition is its files in order and memory holds one buffer, whatever the night's size.
+    The parts are read one at a time and buffered up to :data:`CHUNK_BYTES`; each flush appends one
+    segment (:func:`_append`) to the hands and seats files of each partition it touches
+    (``h-<p>.arrows`` and ``s-<p>.arrows``), so a partition is two files whatever the night's size
+    (the files grow linearly with the night) and memory holds one buffer.
     ``min_parts``: at least that many partitions (one for each worker that checks them);
     ``stage``: where the workers staged the parts they wrote (:func:`stage_part`)."""
     before = tails(store, night)
@@ -315,24 +378,24 @@ def stream_night(
     parts = max(-(-total // per_part), min_parts)
     buf_h: list[pl.DataFrame] = []
     buf_s: list[pl.DataFrame] = []
-    seq = 0
     seen: set[int] = set()
 
+    def files(i: int) -> tuple[str, str]:
+        return os.path.join(tmp, f"h-{i:06d}.arrows"), os.path.join(tmp, f"s-{i:06d}.arrows")
+
     def flush() -> None:
-        nonlocal seq
         if not buf_h:
             return
-        h, sv = pl.concat(buf_h), pl.concat(buf_s)
-        hp, sp = h["_p"], sv["_p"]
-        for i in hp.unique().to_list():
-            for t, df, at in (("h", h, hp), ("s", sv, sp)):
-                d = os.path.join(tmp, t, f"{i:06d}")
-                os.makedirs(d, exist_ok=True)
-                df.filter(at == i).drop("_p").write_parquet(os.path.join(d, f"{seq:06d}.parquet"))
-            seen.add(i)
-        seq += 1
+        h, sv = pl.concat(buf_h, how="vertical_relaxed"), pl.concat(buf_s, how="vertical_relaxed")
         buf_h.clear()
         buf_s.clear()
+        ss = sv.partition_by("_p", as_dict=True, include_key=False, maintain_order=True)
+        for (i,), df in h.partition_by("_p", as_dict=True, include_key=False, maintain_order=True).items():
+            hp, sp = files(int(i))
+            _append(hp, df)
+            if (i,) in ss:
+                _append(sp, ss[(i,)])
+            seen.add(int(i))
 
     held = 0
     for h, s, hashes in _frames(store, night, before, stage):
@@ -341,12 +404,12 @@ def stream_night(
         spv = pv.gather(pl.int_range(h.height, eager=True).repeat_by(n).explode().drop_nulls())
         buf_h.append(h.select(*C.FLAT, *_LOC).with_columns(pv))
         buf_s.append(s.select(*C.SEAT_FIELDS).with_columns(spv))
-        held += h.height
-        if held >= CHUNK_HANDS:
+        held += int(buf_h[-1].estimated_size() + buf_s[-1].estimated_size())
+        if held >= CHUNK_BYTES:
             flush()
             held = 0
     flush()
-    return [(os.path.join(tmp, "h", f"{i:06d}"), os.path.join(tmp, "s", f"{i:06d}")) for i in sorted(seen)]
+    return [files(i) for i in sorted(seen)]
 
 
 #: A streamed night of at most this many partitions is not written into partition files when its
@@ -408,10 +471,10 @@ def staged_partition_job(
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _read(d: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    if not os.path.isdir(d):
-        return pl.DataFrame(schema=schema)
-    return pl.read_parquet(os.path.join(d, "*.parquet")).select(list(schema)).cast(schema)  # type: ignore[arg-type]
+def _read(path: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A partition file of :func:`stream_night` (its segments in order) as a frame of ``schema``."""
+    frames = [f.select(list(schema)).cast(schema) for f in _segments(path)]  # type: ignore[arg-type]
+    return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
 
 _HANDS_LOC: dict[str, pl.DataType] = {**C.FLAT, **{c: S.HANDS[c] for c in _LOC if c != S.NIGHT}, S.NIGHT: pl.Date()}
@@ -447,21 +510,21 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 
 
 def partition_job(
-    hands_dir: str, seats_dir: str, night: str, out: str | None = None, i: int = 0
+    hands_file: str, seats_file: str, night: str, out: str | None = None, i: int = 0
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
-    """One partition of a streamed night (:func:`stream_night`'s folders), checked alone: its
+    """One partition of a streamed night (:func:`stream_night`'s two files), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
     :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
     spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
     paths: the batch process then merges them range by range, and a Dask worker keeps no result."""
-    checked, tails = _checked(hands_dir, seats_dir, night)
+    checked, tails = _checked(hands_file, seats_file, night)
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _checked(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _checked(hands_file: str, seats_file: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     from auditor.batch.crosshand import _check_frame
 
-    hands, seats = _read(hands_dir, _HANDS_LOC), _read(seats_dir, C.SEAT_FIELDS)
+    hands, seats = _read(hands_file, _HANDS_LOC), _read(seats_file, C.SEAT_FIELDS)
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
     return checked, _partition_tails(hands, seats, date.fromisoformat(night))
 
@@ -471,53 +534,92 @@ def _checked(hands_dir: str, seats_dir: str, night: str) -> tuple[pl.DataFrame, 
 #: Rows read back at once when the spilled results of a night's partitions are merged (continuity
 #: rows, duplicate ids, table tails: :func:`in_ranges`).
 ROWS_PER_RANGE = 20_000
-#: Rows per row group of a spilled result file: a range reads only the row groups it needs.
-SPILL_GROUP = 2_000
 
 
 def spill(df: pl.DataFrame, path: str, by: str) -> str | None:
-    """Write ``df`` to ``path`` ordered by ``by`` (stably: rows of one value keep their order) in
-    small row groups, for :func:`in_ranges`; None (nothing written) when it has no row."""
+    """Write ``df`` to ``path`` ordered by ``by`` (stably: rows of one value keep their order), for
+    :func:`in_ranges`; None (nothing written) when it has no row."""
     if not df.height:
         return None
-    df.sort(by, maintain_order=True, nulls_last=True).write_parquet(path, row_group_size=SPILL_GROUP, statistics=True)
+    df.sort(by, maintain_order=True, nulls_last=True).write_parquet(path)
     return path
 
 
-def ranges(files: list[str], by: str, limit: int | None = None) -> list[pl.Expr]:
-    """Filters that cut the rows of ``files`` into consecutive ranges of ``by`` (in its order,
-    nulls last) of at most ``limit`` (:data:`ROWS_PER_RANGE`) rows each; the rows of one value are
-    never split (a range holds at least one value's rows).  Only the counts by value are read."""
-    limit = ROWS_PER_RANGE if limit is None else limit
-    if not files:
-        return []
+def _cut(files: list[str], by: str, limit: int) -> tuple[pl.DataFrame, list[pl.Expr]]:
+    """The ranges of :func:`ranges`: each value of ``by`` with its range's number ``_r``, and the
+    ranges' filters.  Only the counts by value are read."""
     counts = pl.scan_parquet(files).group_by(by).len().sort(by, nulls_last=True).collect()
     starts: list[object] = []
+    at: list[int] = []
     held = 0
     for value, n in counts.iter_rows():
         if held and held + n > limit and value is not None:  # nulls (none expected) join the last range
             starts.append(value)
             held = 0
         held += n
-    if not counts.height:
-        return []
+        at.append(len(starts))
     col = pl.col(by)
     out = []
     for lo, hi in zip([None, *starts], [*starts, None], strict=True):
         cut = ([col >= lo] if lo is not None else []) + ([col < hi] if hi is not None else [])
         e = pl.all_horizontal(cut) if cut else pl.lit(True)
         out.append(e | col.is_null() if hi is None and lo is not None else e)
-    return out
+    return counts.select(by).with_columns(pl.Series("_r", at, pl.Int64)), out if counts.height else []
+
+
+def ranges(files: list[str], by: str, limit: int | None = None) -> list[pl.Expr]:
+    """Filters that cut the rows of ``files`` into consecutive ranges of ``by`` (in its order,
+    nulls last) of at most ``limit`` (:data:`ROWS_PER_RANGE`) rows each; the rows of one value are
+    never split (a range holds at least one value's rows).  Only the counts by value are read."""
+    return _cut(files, by, ROWS_PER_RANGE if limit is None else limit)[1] if files else []
 
 
 def in_ranges(files: list[str], by: str, limit: int | None = None) -> Iterator[tuple[pl.Expr, pl.DataFrame]]:
-    """The rows of ``files`` (spilled by :func:`spill`, ordered by ``by``) range by range of ``by``
-    (:func:`ranges`), each range's rows in the files' order, with the range's filter: a range reads
-    the row groups that can hold its values, on polars' streaming engine (a partition's file holds
-    rows of every range: read whole, the files of a large night would be), so memory holds one
-    range, whatever the number of rows."""
-    for e in ranges(files, by, limit):
-        yield e, pl.scan_parquet(files).filter(e).collect(engine="streaming")
+    """The rows of ``files`` (spilled by :func:`spill`) range by range of ``by`` (:func:`ranges`),
+    each range's rows in the files' order, with the range's filter; memory holds one range (and
+    one file), whatever the number of rows.
+
+    Each row is read once (issue 16): the files are read one after the other, their rows buffered
+    up to ``limit`` rows and appended, range by range, to one segment file per range
+    (:func:`_append`); then each range reads its own file.  A partition's file holds rows of every
+    range (its tables are in every file of the night), so a range filtering every file would read
+    them all again."""
+    limit = ROWS_PER_RANGE if limit is None else limit
+    if not files:
+        return
+    at, cuts = _cut(files, by, limit)
+    if len(cuts) <= 1:
+        for e in cuts:
+            yield e, pl.scan_parquet(files).collect(engine="streaming")
+        return
+    tmp = tempfile.mkdtemp(prefix="ranges-", dir=os.path.dirname(files[0]))
+    try:
+        held: list[pl.DataFrame] = []
+        rows = 0
+
+        def flush() -> None:
+            if held:
+                got = pl.concat(held, how="vertical_relaxed")
+                for (r,), df in got.partition_by("_r", as_dict=True, include_key=False, maintain_order=True).items():
+                    _append(os.path.join(tmp, f"{r:06d}.arrows"), df)
+                held.clear()
+
+        last = len(cuts) - 1
+        for f in files:
+            df = pl.read_parquet(f).join(at, on=by, how="left", maintain_order="left")
+            held.append(df.with_columns(pl.col("_r").fill_null(last)))
+            rows += df.height
+            if rows >= limit:
+                flush()
+                rows = 0
+        flush()
+        for r, e in enumerate(cuts):
+            name = os.path.join(tmp, f"{r:06d}.arrows")
+            got = _segments(name)
+            S.remove_quietly(name)
+            yield e, pl.concat(got, how="vertical_relaxed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 #: What a partition's job gives back when its results are spilled: the paths of its continuity
@@ -536,47 +638,79 @@ def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | Non
 # ---------------------------------------------------------------------------- duplicate ids
 
 
-def duplicate_buckets(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> Iterator[pl.DataFrame]:
-    """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
-    in no set order): one bucket held at a time."""
+def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[int, dict[str, pl.DataType]]:
+    """The store's hands with a fingerprint (the columns :func:`duplicate_buckets` needs) cut into
+    segment files ``tmp/<b>.arrows`` by bucket of hand-id hash, the buckets' number from the night's
+    ids (``per_bucket`` a bucket).  Returns the number of buckets and the rows' schema.
+
+    One streamed scan of the store (issue 16: before, every bucket scanned the whole store twice,
+    so the scans grew with the square of the night): the rows are sunk into one narrow file, which
+    is read back :data:`ROWS_PER_RANGE` rows at a time and appended, bucket by bucket, to the buckets'
+    files (:func:`_append`)."""
     day = date.fromisoformat(night)
     cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
-    h = S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null())
-    g = ["site", "hand_id"]
-    n_ids = h.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
+    one = os.path.join(tmp, "ids.parquet")
+    S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
+        one, compression="lz4", row_group_size=ROWS_PER_RANGE, maintain_order=False
+    )
+    ids = pl.scan_parquet(one)
+    n_ids = ids.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item()
+    total = ids.select(pl.len()).collect().item()
     buckets = max(1, -(-n_ids // per_bucket))
-    bucket = pl.concat_str(g, separator="\x1f").hash(seed=17) % buckets
+    bucket = (pl.concat_str(["site", "hand_id"], separator="\x1f").hash(seed=17) % buckets).alias("_b")
+    for at in range(0, total, ROWS_PER_RANGE):
+        got = ids.slice(at, ROWS_PER_RANGE).with_columns(bucket).collect()
+        for (b,), df in got.partition_by("_b", as_dict=True, include_key=False, maintain_order=True).items():
+            _append(os.path.join(tmp, f"{b:06d}.arrows"), df)
+    schema = dict(pl.read_parquet_schema(one))
+    S.remove_quietly(one)
+    return buckets, schema
+
+
+def duplicate_buckets(store: str, night: str, per_bucket: int | None = None) -> Iterator[pl.DataFrame]:
+    """The rows of :func:`night_duplicates`, bucket by bucket of hand-id hash (each bucket's rows
+    in no set order): one bucket held at a time (:func:`_bucket_files`, in a temporary folder of
+    the store removed at the end)."""
+    day = date.fromisoformat(night)
+    g = ["site", "hand_id"]
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
     own_df = own.unique().collect()
-    for b in range(buckets):
-        hb = h.filter(bucket == b)
-        mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique().collect(engine="streaming")
-        # only ids in more than one file can give a row: found on three narrow columns first
-        many = (
-            hb.select(*g, "file_key").join(mine.lazy(), on=g, how="semi")
-            .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
-            .select(g).collect(engine="streaming")
-        ) if mine.height else mine  # fmt: skip
-        rows = (
-            hb.join(many.lazy(), on=g, how="semi").collect(engine="streaming") if many.height else hb.head(0).collect()
-        )
-        x = (
-            rows.lazy()
-            .sort([S.NIGHT, "path", "first_line"])
-            .with_columns(
-                n=pl.len().over(g),
-                first_fp=pl.col("fingerprint").first().over(g),
-                first_path=pl.col("path").first().over(g),
-                first_at=pl.col("first_line").first().over(g),
-                first_key=pl.col("file_key").first().over(g),
+    tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
+    try:
+        buckets, schema = _bucket_files(store, night, IDS_PER_BUCKET if per_bucket is None else per_bucket, tmp)
+        for b in range(buckets):
+            name = os.path.join(tmp, f"{b:06d}.arrows")
+            got = _segments(name)
+            S.remove_quietly(name)
+            hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
+            mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique()
+            # only ids in more than one file can give a row
+            many = (
+                hb.select(*g, "file_key").join(mine, on=g, how="semi")
+                .group_by(g).agg(pl.col("file_key").n_unique().alias("_files")).filter(pl.col("_files") > 1)
+                .select(g)
+            )  # fmt: skip
+            rows = hb.join(many, on=g, how="semi")
+            del hb
+            x = (
+                rows.lazy()
+                .sort([S.NIGHT, "path", "first_line"])
+                .with_columns(
+                    n=pl.len().over(g),
+                    first_fp=pl.col("fingerprint").first().over(g),
+                    first_path=pl.col("path").first().over(g),
+                    first_at=pl.col("first_line").first().over(g),
+                    first_key=pl.col("file_key").first().over(g),
+                )
+                .filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")) & (pl.col(S.NIGHT) == day))
             )
-            .filter((pl.col("n") > 1) & (pl.col("file_key") != pl.col("first_key")) & (pl.col(S.NIGHT) == day))
-        )
-        x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
-        code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
-        yield x.with_columns(code=code).collect()
+            x = x.join(own_df.lazy(), on=["file_key", "hand_no"], how="anti")
+            code = pl.when(pl.col("fingerprint") == pl.col("first_fp")).then(pl.lit("H005")).otherwise(pl.lit("H001"))
+            yield x.with_columns(code=code).collect()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
-def night_duplicates(store: str, night: str, per_bucket: int = IDS_PER_BUCKET) -> pl.DataFrame:
+def night_duplicates(store: str, night: str, per_bucket: int | None = None) -> pl.DataFrame:
     """:func:`auditor.batch.crosshand.duplicates` of one night, bucket by bucket of hand-id hash."""
     return pl.concat(list(duplicate_buckets(store, night, per_bucket))).sort("path", "first_line")
