@@ -40,10 +40,19 @@ def test_a_damaged_store_file_is_repaired_by_the_next_run(tmp_path: Path, table:
     S.scan(str(store), "findings").collect()  # the report's query reads the repaired store
 
 
-def test_a_damaged_part_of_a_file_not_listed_is_removed_while_the_workers_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("streamed", [False, True], ids=["night-whole", "night-streamed"])
+def test_a_damaged_part_of_a_file_not_listed_is_removed_while_the_workers_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
     """Issue 16: no footer is read before the first file; the parts of files this run does not list
     are checked by a thread of the batch process, and the damaged one is removed before the night
-    pass reads the store; the next run that lists its file audits it again."""
+    pass reads the store; the next run that lists its file audits it again.  ``night-streamed``: the
+    same with a night larger than a partition (split part by part into partition files, whose reader
+    must not open the removed part either)."""
+    if streamed:
+        from auditor.batch import crosshand as X
+
+        monkeypatch.setattr(X, "HANDS_PER_PARTITION", 3)
     src = tmp_path / "in"
     make_inputs(src)
     clean, store = tmp_path / "clean", tmp_path / "store"

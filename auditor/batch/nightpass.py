@@ -197,14 +197,17 @@ def write_findings(store: str, path: str, frames: Iterable[pl.DataFrame]) -> Cou
 
 def _night_parts(store: str, day: date) -> list[tuple[str, str | None]]:
     """The night's committed ``hands`` parts (in the order a scan of the table reads them) with
-    their paired ``seats`` part (None for an older store's part)."""
+    their paired ``seats`` part (None for an older store's part).  A part that is not there (removed
+    as unreadable while the workers ran: ``store.scan`` does not see it either) is left out."""
     rows = S.load_manifest(store, ["file_key", "audit_id", "status", "hand_parts", "seat_parts"])
     rows = rows.filter((pl.col(S.NIGHT) == day) & (pl.col("status") == "ok"))
     out = []
     for key, aid, hp, sp in rows.select("file_key", "audit_id", "hand_parts", "seat_parts").iter_rows():
         for n in range(hp or 0):
             seats = S.part_path(store, "seats", day.isoformat(), key, aid, n) if n < (sp or 0) else None
-            out.append((S.part_path(store, "hands", day.isoformat(), key, aid, n), seats))
+            hands = S.part_path(store, "hands", day.isoformat(), key, aid, n)
+            if os.path.exists(hands):
+                out.append((hands, seats))
     return sorted(out)
 
 
@@ -272,7 +275,7 @@ def path_parts(store: str, night: str) -> pl.DataFrame:
     one row per (``path``, ``part``) (the path column of the night read once), so that a range of
     paths opens only its own parts (:func:`path_parts_scan`).  A part that is not there (removed as
     unreadable while the workers ran: ``store.scan`` does not see it either) is left out."""
-    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night)) if os.path.exists(h)]
+    paths = [h for h, _s in _night_parts(store, date.fromisoformat(night))]
     if not paths:
         return pl.DataFrame(schema={"path": pl.String(), "part": pl.String()})
     scan = pl.scan_parquet(paths, schema=S.HANDS, missing_columns="insert", include_file_paths="part")
