@@ -29,6 +29,7 @@ from auditor import findings as F
 from auditor.findings import Finding
 from auditor.formats.chunk import Chunk
 from auditor.formats.registry import REGISTRY
+from auditor.mypyc_shim import mypyc_attr
 
 #: A line that is only an XML declaration (the format is told by the line after it).
 _XML_DECL = re.compile(r"\s*(?:\ufeff)*<\?xml[^>]*\?>\s*$")
@@ -55,6 +56,7 @@ SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".jsonl", ".md", ".py", ".ts",
 __all__ = ["Chunk", "FileInfo", "expand_paths", "open_source", "read_stream", "read_text"]
 
 
+@mypyc_attr(serializable=True)  # (compiled: pickled with the run's summary, auditor/finish.py)
 @dataclass(slots=True)
 class FileInfo:
     """What was read from one source: size, encoding, and how many hand headers it held."""
@@ -567,12 +569,24 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
         )
 
 
-class Unreadable(io.BytesIO):
-    """What :func:`open_source` returns for a source it will not or cannot read: no bytes, and why."""
+class Unreadable:
+    """What :func:`open_source` returns for a source it will not or cannot read: no bytes, and why.
+
+    A plain class, not an empty :class:`io.BytesIO` (mypyc compiles no subclass of it, and this
+    module is compiled): it holds the reason and closes, also as a context manager, as the callers
+    of :func:`open_source` close a stream."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(b"")
         self.reason = reason
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Unreadable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
 
 
 def display_path(path: str) -> str:
@@ -583,7 +597,7 @@ def display_path(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def read_stream(stream: BinaryIO, path: str, size: int = -1) -> tuple[FileInfo, Iterator[Chunk | Finding]]:
+def read_stream(stream: BinaryIO | Unreadable, path: str, size: int = -1) -> tuple[FileInfo, Iterator[Chunk | Finding]]:
     """Read one binary stream; returns its :class:`FileInfo` (filled in as it is read) and items.
 
     Findings, chunks and the file info carry :func:`display_path` of ``path``; ``FileInfo.source``
@@ -634,7 +648,7 @@ _KINDS = {
 }
 
 
-def open_source(path: str) -> tuple[BinaryIO, int]:
+def open_source(path: str) -> tuple[BinaryIO | Unreadable, int]:
     """Open a path (or ``-`` for standard input) for binary reading.
 
     Raises OSError only when ``path`` does not exist at all (a usage error).  A source that exists

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from auditor import findings as F
@@ -18,15 +18,19 @@ from auditor.findings import Finding
 from auditor.formats import Chunk
 from auditor.ingest import FileInfo, expand_paths, open_source, read_stream
 from auditor.model import Hand
+from auditor.mypyc_shim import mypyc_attr
 
 if TYPE_CHECKING:
     from auditor.crosshand_audit import FirstHandFirst
 
 
+@mypyc_attr(native_class=False)  # (a native class cannot subclass OSError)
 class SourceError(OSError):
     """A path named on the command line that cannot be read (exit status 2)."""
 
 
+# (this module is compiled in the mypyc build: a native class that auditor.output.RunSummary subclasses)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Summary:
     files: int = 0
@@ -55,6 +59,15 @@ class Summary:
             "by_site": dict(sorted(self.by_site.items())),
             "baselined": self.baselined,
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every field, a subclass's too (:mod:`auditor.finish` pickles a ``RunSummary``): compiled,
+        the default state of a native class would leave out the fields of an interpreted subclass."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
 
 def iter_chunks(paths: Iterable[str], summary: Summary) -> Iterator[Chunk | Finding]:

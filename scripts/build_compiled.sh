@@ -44,6 +44,8 @@ MODULES=(
   auditor/handprint
   auditor/crosshand_rows
   auditor/times
+  auditor/ingest
+  auditor/pipeline
 )
 clean() {
   for m in "${MODULES[@]}"; do rm -f "$m".cpython-*.so; done

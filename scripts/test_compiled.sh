@@ -3,7 +3,8 @@
 # into its own virtual environment (.venv-compiled, the dependencies read from .venv), and run a fast but
 # meaningful part of the suite against the *installed, compiled* package: the goldens, the betting
 # and pot vectors and seeds, stud/draw, the fast-path identity, the model classes (native, frozen, pickled),
-# the cross-hand rows, corpus-expected on a few corpus
+# the cross-hand rows, the reading of the input (decoding, splitting, hostile bytes), the finisher (which
+# pickles the run's summary), corpus-expected on a few corpus
 # folders, and tests/test_compiled.py, which fails unless the hot modules were loaded from .so files
 # of the installed wheel.  Extra arguments replace that selection (e.g. `tests` for everything).
 #
@@ -38,7 +39,8 @@ if [ "$#" -eq 0 ]; then
   set -- -n "${HHAUDIT_TEST_WORKERS:-logical}" --dist worksteal \
     tests/test_compiled.py tests/test_fastinit.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
     tests/test_seeds_betting.py tests/test_seeds_pots.py tests/test_studdraw.py tests/test_fast_path.py \
-    tests/test_crosshand_rows_fast.py \
+    tests/test_crosshand_rows_fast.py tests/test_ingest.py tests/test_ingest_dispatch.py tests/test_hostile_input.py \
+    tests/test_finish.py \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[pokerstars]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[ggpoker]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[winamax]"

@@ -17,7 +17,8 @@ from tests.conftest import ROOT
 
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
 #: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step, and the
-#: per-hand helpers of the audit run (the fingerprints, the cross-hand row, its times)
+#: per-hand helpers of the audit run (the fingerprints, the cross-hand row, its times), the reading of the
+#: input (decoding, the split into hands) and the run's loop over its hands
 HOT = (
     "auditor.model",
     "auditor.replay.betting",
@@ -43,6 +44,8 @@ HOT = (
     "auditor.handprint",
     "auditor.crosshand_rows",
     "auditor.times",
+    "auditor.ingest",
+    "auditor.pipeline",
 )
 
 
