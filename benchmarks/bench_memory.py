@@ -776,7 +776,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tree", metavar="N,N",
                     help="the process tree's peak, largest process and CPU of --commands (audit,parse) by N hands, "
                          "this checkout beside --before's in the same run")  # fmt: skip
-    ap.add_argument("--before", metavar="DIR", help="with --tree, --ends, --buckets: an earlier checkout run beside this one")
+    ap.add_argument("--before", metavar="DIR", help="with --tree, --ends, --buckets: an earlier checkout, run beside")
     ap.add_argument("--every", type=float, default=0.1, help="with --tree: seconds between samples of the tree")
     ap.add_argument("--inputs", metavar="PATTERN", help="with --tree: keep the inputs at PATTERN ({n}: hands)")
     ap.add_argument("--ends", metavar="N,N",
