@@ -36,7 +36,7 @@ def _x(text: str) -> str:
     return visible(text)
 
 
-def test_case(f: Finding) -> str:
+def case_xml(f: Finding) -> str:
     """``f``'s ``<testcase>`` element, indented as at its depth in the document, without its tail."""
     where = f"{f.path}:{f.line or 0}" + (f" hand {f.hand_id}" if f.hand_id else "")
     case = ET.Element("testcase", classname=f.code, name=_x(where), file=_x(f.path))
@@ -64,7 +64,7 @@ class JunitFormatter:
             tmp = Path(tempfile.mkdtemp(prefix="hhaudit-junit-"))
             self.cases = RowSpill(tmp, operator.itemgetter(0), run_rows=self.run_rows)
         self.counts[f.code] += 1
-        self.cases.add((f.code, test_case(f)))
+        self.cases.add((f.code, case_xml(f)))
 
     def close(self, s: Summary) -> None:
         total = sum(self.counts.values())
