@@ -33,6 +33,14 @@ both reach 10M hands in minutes, where a full audit of 10M hands takes ~3 CPU ho
     .venv/bin/python benchmarks/bench_memory.py --curve 1000000 --marks 10000,100000,1000000 --outputs json
     .venv/bin/python benchmarks/bench_memory.py --child 100000,1000000,10000000
     .venv/bin/python benchmarks/bench_memory.py --store 10000000 --marks 10000,100000,1000000,10000000
+    .venv/bin/python benchmarks/bench_memory.py --buckets 1000000,3000000 --before /tmp/start
+    .venv/bin/python benchmarks/bench_memory.py --plan 1000000,3000000,10000000 --before /tmp/start
+
+``--buckets N,N`` (s11-finish) runs the cross-hand query's bucketing alone on N hands' rows, the
+query replaced by a recorder: the largest bucket it would check, on which the finisher's peak
+depends (a 10M-hand run's largest was ~16,000 hands before s11-finish, ~2,000-3,000 after).
+``--plan N,N`` gives the same sizes from the rows' keys alone (the bucket tree replayed on a count
+per table key with the checkout's own hashes): seconds at 10M hands.
 """
 
 from __future__ import annotations
@@ -698,6 +706,125 @@ def ends(sizes: list[int], before: Path | None, every: float, json_out: str | No
     return 0
 
 
+#: ``--buckets``: the cross-hand query's bucketing alone (``auditor.crosshand_audit.finding_parts``
+#: on a rows file, as the finisher runs it), ``check_rows`` replaced by a recorder of each bucket's
+#: size: the finisher's peak follows its largest bucket (~5 KiB a hand while ``check`` runs).
+_BUCKETS_DRIVER = """
+import json, sys, time
+import polars as pl
+import auditor.crosshand_audit as C
+from auditor.continuity import FINDINGS
+
+held = []
+def check_rows(rows):
+    held.append((len(rows), len({C.bucket_key(r) for r in rows})))
+    return pl.DataFrame(schema=FINDINGS)
+C.check_rows = check_rows
+t = time.process_time()
+for _ in C.finding_parts(C.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])):
+    pass
+top = max(held)
+print(json.dumps({"buckets": len(held), "largest": top[0], "largest_tables": top[1],
+                  "over_1_5x": sum(n > int(sys.argv[3]) * 3 // 2 for n, _ in held),
+                  "hands": sum(n for n, _ in held), "cpu_s": round(time.process_time() - t, 1)}))
+"""
+
+
+def buckets(sizes: list[int], before: Path | None, json_out: str | None) -> int:
+    """``--buckets N,N``: the buckets the cross-hand query checks on N hands' rows (as ``--child``
+    makes them), for this checkout and ``before``'s: how many, the largest (hands, tables), how many
+    over 1.5 times the partition size; no query is run (minutes at 10M hands, not ~23 CPU minutes)."""
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, ROWS_FILE
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-buckets-") as tmp:
+        for n in sizes:
+            src = Path(tmp) / f"rows-{n}"
+            src.mkdir()
+            child_rows(src, base, n)
+            for label, root in ([("before", before)] if before else []) + [("this", ROOT)]:
+                d = Path(tmp) / f"{label}-{n}"
+                d.mkdir()
+                os.link(src / ROWS_FILE, d / ROWS_FILE)
+                env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
+                got = run_driver(_BUCKETS_DRIVER, [str(d), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
+                r = {"hands_run": n, "checkout": label, **got}
+                rows.append(r)
+                print(json.dumps(r), flush=True)
+            (src / ROWS_FILE).unlink()
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+#: ``--plan``: the bucket tree of ``sorted_finding_frames`` replayed on the rows' keys alone (a count
+#: per table or tournament key), with the checkout's own ``bucket_key``, ``_salted``, ``MAX_BUCKETS``
+#: and ``MAX_SPLITS``: the sizes of the buckets it would check, in seconds at 10M hands.  (The loop
+#: below repeats ``sorted_finding_frames``' rule: a bucket over 1.5 times the partition size is split
+#: again while ``salt <= MAX_SPLITS``, unless it holds one key; ``--buckets`` runs the real code.)
+_PLAN_DRIVER = """
+import json, sys, zlib
+import auditor.crosshand_audit as C
+
+counts = json.load(open(sys.argv[1]))  # [[site, tournament_id, table, hands], ...]
+per_part = int(sys.argv[3])
+items = [({"site": s, "tournament_id": t, "table": b}, n) for s, t, b, n in counts]
+parts = min(-(-int(sys.argv[2]) // per_part), C.MAX_BUCKETS)
+def split(items, which):
+    out = {}
+    for r, n in items:
+        out.setdefault(which(r), []).append((r, n))
+    return out
+first = split(items, lambda r: zlib.crc32(C.bucket_key(r)) % parts)
+todo, held = [(first[i], 1) for i in sorted(first)], []
+while todo:
+    its, salt = todo.pop()
+    size = sum(n for _, n in its)
+    if size > per_part * 3 // 2 and salt <= C.MAX_SPLITS:
+        sub = split(its, C._salted(salt, -(-size // per_part)))
+        if len(sub) > 1:  # (else checked whole)
+            todo.extend((v, salt + 1) for v in sub.values())
+            continue
+    held.append((size, len({C.bucket_key(r) for r, _ in its})))
+top = max(held)
+print(json.dumps({"buckets": len(held), "largest": top[0], "largest_tables": top[1],
+                  "over_1_5x": sum(n > per_part * 3 // 2 for n, _ in held), "hands": sum(n for n, _ in held)}))
+"""
+
+
+def plan(sizes: list[int], before: Path | None, json_out: str | None) -> int:
+    """``--plan N,N``: :data:`_PLAN_DRIVER` on the keys of N hands' rows (as ``--child`` makes them),
+    for this checkout and ``before``'s."""
+    from collections import Counter
+
+    from auditor.crosshand_audit import HANDS_PER_PARTITION
+
+    base = [(r.get("site"), r.get("tournament_id"), r.get("table")) for r in corpus_rows()]
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-plan-") as tmp:
+        for n in sizes:
+            counts: Counter[tuple[object, ...]] = Counter()
+            for i in range(n):  # (child_rows' keys)
+                rep, j = divmod(i, len(base))
+                site, tid, table = base[j]
+                if rep:
+                    table = f"R{rep} {table}"
+                    tid = None if tid is None else f"{rep}{tid}"
+                counts[(site, tid, table)] += 1
+            keys = Path(tmp) / "keys.json"
+            keys.write_text(json.dumps([[*k, c] for k, c in counts.items()]))
+            for label, root in ([("before", before)] if before else []) + [("this", ROOT)]:
+                env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
+                got = run_driver(_PLAN_DRIVER, [str(keys), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
+                r = {"hands_run": n, "checkout": label, **got}
+                rows.append(r)
+                print(json.dumps(r), flush=True)
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--huge-mb", type=int, default=400)
@@ -719,14 +846,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tree", metavar="N,N",
                     help="the process tree's peak, largest process and CPU of --commands (audit,parse) by N hands, "
                          "this checkout beside --before's in the same run")  # fmt: skip
-    ap.add_argument("--before", metavar="DIR", help="with --tree: an earlier checkout run beside this one")
+    ap.add_argument("--before", metavar="DIR", help="with --tree, --ends, --buckets: an earlier checkout, run beside")
     ap.add_argument("--every", type=float, default=0.1, help="with --tree: seconds between samples of the tree")
     ap.add_argument("--inputs", metavar="PATTERN", help="with --tree: keep the inputs at PATTERN ({n}: hands)")
     ap.add_argument("--ends", metavar="N,N",
                     help="the end of a large audit alone on N hands' rows: this checkout's finisher beside "
                          "--before's cross-hand child")  # fmt: skip
+    ap.add_argument("--buckets", metavar="N,N",
+                    help="the buckets the cross-hand query checks on N hands' rows (no query run): the largest, "
+                         "this checkout beside --before's")  # fmt: skip
+    ap.add_argument("--plan", metavar="N,N",
+                    help="the buckets the cross-hand query would check on N hands' rows, from their keys alone "
+                         "(seconds at 10M), this checkout beside --before's")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.plan:
+        sizes = [int(x) for x in args.plan.split(",") if x.strip()]
+        return plan(sizes, Path(args.before).resolve() if args.before else None, args.json)
+    if args.buckets:
+        sizes = [int(x) for x in args.buckets.split(",") if x.strip()]
+        return buckets(sizes, Path(args.before).resolve() if args.before else None, args.json)
     if args.ends:
         sizes = [int(x) for x in args.ends.split(",") if x.strip()]
         return ends(sizes, Path(args.before).resolve() if args.before else None, args.every, args.json)

@@ -376,6 +376,41 @@ def test_junit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert ET.fromstring(out).get("failures") == "0"  # (P009: the info notes of the converted fixtures)
 
 
+def test_junit_holds_a_bounded_number_of_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JUnit report groups its findings by code, so it keeps them until ``close``: as test-case
+    text in sorted runs on disk past ``run_rows`` (s11-finish), never more than ``run_rows`` in memory,
+    and the same bytes as with every case in memory; its temporary folder is removed."""
+    import xml.etree.ElementTree as ET
+
+    from auditor.output.junit import JunitFormatter
+    from auditor.pipeline import audit as run_audit
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # (TMPDIR read again)
+    s, fs = run_audit([str(FIXTURES / "continuity"), str(FIXTURES / "samples")], select="ALL,T001")
+    assert len({f.code for f in fs}) > 3
+    texts = []
+    for run_rows in (3, 10**9):
+        out = io.StringIO()
+        fmt = JunitFormatter(out, run_rows=run_rows)
+        most = 0
+        for f in fs:
+            fmt.write(f)
+            assert fmt.cases is not None
+            most = max(most, len(fmt.cases.held))
+        assert fmt.cases is not None
+        runs = fmt.cases.store.made
+        fmt.close(s)
+        texts.append(out.getvalue())
+        assert (most, runs > len(fs) // 3 - 1) == ((2, True) if run_rows == 3 else (len(fs), False))
+    assert texts[0] == texts[1]
+    root = ET.fromstring(texts[0])
+    assert len(root.findall("testsuite/testcase")) == len(fs) == int(root.get("failures") or 0)
+    assert not list(tmp_path.iterdir())
+
+
 # --- rules and profiles ----------------------------------------------------------------------
 
 

@@ -205,3 +205,31 @@ def test_bucket_key_keeps_each_partition_key_together() -> None:
     for row, key in zip(rows, keys, strict=True):
         assert bucket_of.setdefault(key, bucket_key(row)) == bucket_key(row), (row, key)
     assert len(set(bucket_of.values())) > 1
+
+
+@pytest.mark.parametrize("hands", [6_000, 24_000])
+def test_no_bucket_checked_grows_with_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hands: int) -> None:
+    """The finisher's memory is the largest bucket :func:`check_rows` gets (s11-finish): however many
+    hands, a bucket of many tables is split until it holds at most 1.5 times the partition size.
+    Tables of 10 hands with names of one length, few first buckets (each split again, as the 64 of a
+    10M-hand run): a split hash correlated with the first (``crc32(key, salt)``) checked buckets of
+    ~8 times the partition size at 10M hands.  The query itself is replaced by a recorder."""
+    import polars as pl
+
+    from auditor import crosshand_audit as X
+    from auditor.continuity import FINDINGS
+
+    held: list[tuple[int, int]] = []  # (hands, tables) of each bucket checked
+
+    def check_rows(rows: list[dict[str, object]]) -> pl.DataFrame:
+        held.append((len(rows), len({X.bucket_key(r) for r in rows})))
+        return pl.DataFrame(schema=FINDINGS)
+
+    monkeypatch.setattr(X, "check_rows", check_rows)
+    per_part = 40
+    rows = [{"site": "pokerstars", "tournament_id": None, "table": f"T{i // 10:07d}"} for i in range(hands)]
+    batches = [rows[j : j + 500] for j in range(0, hands, 500)]
+    assert list(X.sorted_finding_frames(batches, tmp_path, hands, per_part, max_buckets=4)) == []
+    assert sum(n for n, _ in held) == hands  # every hand checked once
+    assert max(n for n, _ in held) <= per_part * 3 // 2, sorted(held)[-5:]
+    assert not list(tmp_path.iterdir())
