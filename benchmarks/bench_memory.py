@@ -52,7 +52,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -666,41 +666,50 @@ def _finisher_state(directory: Path, n: int, out: Any) -> None:
     out.flush()
 
 
+def _rows_runs(sizes: list[int], before: Path | None, tmp: Path) -> Iterator[tuple[int, str, Path, Path]]:
+    """For each N of ``sizes``: the rows file of N hands (:func:`child_rows`) made once, then for
+    ``before`` (if given) and this checkout, a fresh folder of ``tmp`` holding a link to it:
+    ``(n, label, checkout, folder)``.  The rows file is removed after the size's last run."""
+    from auditor.crosshand_audit import ROWS_FILE
+
+    base = corpus_rows()
+    for n in sizes:
+        src = tmp / f"rows-{n}"
+        src.mkdir()
+        child_rows(src, base, n)
+        for label, root in ([("before", before)] if before else []) + [("this", ROOT)]:
+            d = tmp / f"{label}-{n}"
+            d.mkdir()
+            os.link(src / ROWS_FILE, d / ROWS_FILE)
+            yield n, label, root, d
+        (src / ROWS_FILE).unlink()
+
+
 def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None) -> int:
     """``--ends N,N``: the end of a large audit alone, on the rows of N hands (as ``--child``
     makes them): this checkout's finisher (``python -m auditor.finish``, the process the audit
     replaces itself with) beside ``before``'s cross-hand child (``python -m auditor.crosshand_audit``,
     which its auditing process waited for), in the same run: peak RSS (largest and tree), CPU."""
-    from auditor.crosshand_audit import HANDS_PER_PARTITION, ROWS_FILE, _child_env
+    from auditor.crosshand_audit import HANDS_PER_PARTITION, _child_env
 
-    base = corpus_rows()
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="bench-ends-") as tmp:
-        for n in sizes:
-            src = Path(tmp) / f"rows-{n}"
-            src.mkdir()
-            child_rows(src, base, n)
-            runs: list[tuple[str, Path]] = ([("before", before)] if before else []) + [("this", ROOT)]
-            for label, root in runs:
-                d = Path(tmp) / f"{label}-{n}"
-                d.mkdir()
-                os.link(src / ROWS_FILE, d / ROWS_FILE)
-                env = {**_child_env(), "PYTHONPATH": str(root)}
-                if label == "before":
-                    argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
-                    got = tree_run(argv, env, tmp, every)
-                else:
-                    with open(Path(tmp) / f"report-{n}.json", "w", encoding="utf-8", newline="") as out:
-                        _finisher_state(d, n, out)
-                        os.set_inheritable(out.fileno(), True)
-                        argv = [sys.executable, "-m", "auditor.finish", str(d)]
-                        got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
-                    report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
-                    got["findings"] = len(report["findings"])
-                r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
-                rows.append(r)
-                print(json.dumps(r), flush=True)
-            (src / ROWS_FILE).unlink()
+        for n, label, root, d in _rows_runs(sizes, before, Path(tmp)):
+            env = {**_child_env(), "PYTHONPATH": str(root)}
+            if label == "before":
+                argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+                got = tree_run(argv, env, tmp, every)
+            else:
+                with open(Path(tmp) / f"report-{n}.json", "w", encoding="utf-8", newline="") as out:
+                    _finisher_state(d, n, out)
+                    os.set_inheritable(out.fileno(), True)
+                    argv = [sys.executable, "-m", "auditor.finish", str(d)]
+                    got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
+                report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
+                got["findings"] = len(report["findings"])
+            r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
+            rows.append(r)
+            print(json.dumps(r), flush=True)
     if json_out:
         Path(json_out).write_text(json.dumps(rows, indent=2))
     return 0
@@ -734,25 +743,16 @@ def buckets(sizes: list[int], before: Path | None, json_out: str | None) -> int:
     """``--buckets N,N``: the buckets the cross-hand query checks on N hands' rows (as ``--child``
     makes them), for this checkout and ``before``'s: how many, the largest (hands, tables), how many
     over 1.5 times the partition size; no query is run (minutes at 10M hands, not ~23 CPU minutes)."""
-    from auditor.crosshand_audit import HANDS_PER_PARTITION, ROWS_FILE
+    from auditor.crosshand_audit import HANDS_PER_PARTITION
 
-    base = corpus_rows()
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="bench-buckets-") as tmp:
-        for n in sizes:
-            src = Path(tmp) / f"rows-{n}"
-            src.mkdir()
-            child_rows(src, base, n)
-            for label, root in ([("before", before)] if before else []) + [("this", ROOT)]:
-                d = Path(tmp) / f"{label}-{n}"
-                d.mkdir()
-                os.link(src / ROWS_FILE, d / ROWS_FILE)
-                env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
-                got = run_driver(_BUCKETS_DRIVER, [str(d), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
-                r = {"hands_run": n, "checkout": label, **got}
-                rows.append(r)
-                print(json.dumps(r), flush=True)
-            (src / ROWS_FILE).unlink()
+        for n, label, root, d in _rows_runs(sizes, before, Path(tmp)):
+            env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
+            got = run_driver(_BUCKETS_DRIVER, [str(d), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
+            r = {"hands_run": n, "checkout": label, **got}
+            rows.append(r)
+            print(json.dumps(r), flush=True)
     if json_out:
         Path(json_out).write_text(json.dumps(rows, indent=2))
     return 0
