@@ -160,6 +160,19 @@ def speed_up_unslotted(cls: type) -> bool:
     return _install(cls, fields, {}, ["    _d = self.__dict__"], lambda i, name, value: f"    _d[{name!r}] = {value}")
 
 
+def _none_for_factory(cls: type) -> frozenset[str]:
+    """The parameters of the class's own ``__init__`` whose default is ``None`` (read from the
+    function's defaults, without ``inspect``): a field with a default factory that the class's
+    ``__init__`` takes as ``name=None`` (``Hand.extras``: ``None`` gives a fresh ``{}``) keeps that
+    meaning in the ``__init__`` written here, so the pure build and the compiled one agree."""
+    own = cls.__dict__.get("__init__")
+    code, defaults = getattr(own, "__code__", None), getattr(own, "__defaults__", None)
+    if code is None or not defaults:
+        return frozenset()
+    names = code.co_varnames[: code.co_argcount]
+    return frozenset(n for n, d in zip(names[len(names) - len(defaults) :], defaults, strict=True) if d is None)
+
+
 def _install(cls: type, fields: tuple[dataclasses.Field[Any], ...], ns: dict[str, Any], head: list[str],
              store: Any, tail: list[str] | None = None) -> bool:  # fmt: skip
     """Write and install the ``__init__`` of ``fields``; ``store(i, name, value)`` is the line that
@@ -167,6 +180,7 @@ def _install(cls: type, fields: tuple[dataclasses.Field[Any], ...], ns: dict[str
     ns["_MISSING"] = _NO_DEFAULT
     args: list[str] = []
     body: list[str] = list(head)
+    none_means_default = _none_for_factory(cls)
     for i, f in enumerate(fields):
         if f.default is not _NO_DEFAULT:
             ns[f"_dflt{i}"] = f.default
@@ -174,8 +188,9 @@ def _install(cls: type, fields: tuple[dataclasses.Field[Any], ...], ns: dict[str
             body.append(store(i, f.name, f.name))
         elif f.default_factory is not _NO_DEFAULT:
             ns[f"_fact{i}"] = f.default_factory
-            args.append(f"{f.name}=_MISSING")
-            body.append(store(i, f.name, f"_fact{i}() if {f.name} is _MISSING else {f.name}"))
+            marker = "None" if f.name in none_means_default else "_MISSING"
+            args.append(f"{f.name}={marker}")
+            body.append(store(i, f.name, f"_fact{i}() if {f.name} is {marker} else {f.name}"))
         else:
             if any(a.find("=") >= 0 for a in args):
                 return False  # (a dataclass would have refused this order already)

@@ -126,6 +126,11 @@ def test_default_factory_gives_a_fresh_value() -> None:
     for f in extras:
         assert getattr(h1, f.name) == f.default_factory()  # type: ignore[misc]
         assert getattr(h1, f.name) is not getattr(h2, f.name)
+        # the model's own __init__ takes ``extras=None`` as "a fresh {}": the __init__ written in pure
+        # Python keeps that (the compiled build runs the model's own)
+        h3, h4 = M.Hand(**required, **{f.name: None}), M.Hand(**required, **{f.name: None})
+        assert getattr(h3, f.name) == f.default_factory()  # type: ignore[misc]
+        assert getattr(h3, f.name) is not getattr(h4, f.name)
     assert seat.player == "ann"
 
 
