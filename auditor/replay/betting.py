@@ -19,15 +19,8 @@ from typing import Any, TypeVar
 from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
 from auditor.formats.facts import ExportFacts
+from auditor.mypyc_shim import mypyc_attr  # the stud and draw replays subclass Replay
 from auditor.profiles import Profile
-
-try:  # the stud and draw replays subclass Replay: a mypyc build must allow interpreted subclasses
-    from mypy_extensions import mypyc_attr
-except ImportError:  # pure Python without mypy installed: the decorator does nothing
-
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
-
 
 E = TypeVar("E", bound=M.Event)
 
