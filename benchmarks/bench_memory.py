@@ -62,6 +62,18 @@ SAMPLE = ROOT / "fixtures" / "samples" / "disputed_reraise.txt"
 BOUNDS = {"audit": 150, "audit --html": 200}
 
 
+def _report(rows: list[dict[str, object]], r: dict[str, object]) -> None:
+    """Keep one measurement and print it as a JSON line (as it comes: long runs show progress)."""
+    rows.append(r)
+    print(json.dumps(r), flush=True)
+
+
+def _save(rows: list[dict[str, object]], json_out: str | None) -> None:
+    """Write the run's measurements to ``--json OUT``, if given."""
+    if json_out:
+        Path(json_out).write_text(json.dumps(rows, indent=2))
+
+
 def huge_hand(path: Path, mb: int) -> None:
     head = SAMPLE.read_text("utf-8").split("*** HOLE CARDS ***")[0]
     line = 'Amir said, "' + "z" * 200 + '"\n'
@@ -230,8 +242,7 @@ def scale(sizes: list[int], json_out: str | None, commands: Sequence[str] = tupl
             print(f"{cmd:<10} {r['hands']:>9,} {r['input_mib']:>9} {r['peak_mib']:>9} {r['tree_mib']:>9} "
                   f"{r['hands_per_s']:>8,} {slope:>18}  {mark} (bound {r['bound_mib']} MiB)")  # fmt: skip
             prev = r
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+    _save(rows, json_out)
     return 0 if all(r["within"] for r in rows) else 1
 
 
@@ -354,8 +365,7 @@ def curve(n: int, marks: list[int], outputs: Sequence[str], json_out: str | None
             f"{r['output']:<6} child peak {child:.1f} MiB, tree at most {tree:.1f} MiB, {r['seconds']} s, "
             f"CPU {r['cpu_s']} s (+ {r['child_cpu_s']} s in the child)"
         )
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+    _save(rows, json_out)
     return 0 if ok else 1
 
 
@@ -440,10 +450,8 @@ def child(sizes: list[int], json_out: str | None) -> int:
             r = {"hands": n, "rows_file_mib": round(disk / 2**20, 1), "findings": found,
                  "peak_mib": round(most / 1024, 1), "maxrss_so_far_mib": round(maxrss / 1024, 1),
                  "seconds": round(secs, 1)}  # fmt: skip
-            rows.append(r)
-            print(json.dumps(r), flush=True)
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+            _report(rows, r)
+    _save(rows, json_out)
     return 0
 
 
@@ -616,8 +624,7 @@ def tree(sizes: list[int], roots: list[tuple[str, Path]], commands: Sequence[str
                     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
                     got = tree_run([sys.executable, "-m", "auditor.cli", *argv], env, tmp, every)
                     r = {"hands": n, "command": cmd, "checkout": label, **got}
-                    rows.append(r)
-                    print(json.dumps(r), flush=True)
+                    _report(rows, r)
             if not keep:
                 src.unlink()
     print(f"\n{'command':<6} {'checkout':<10} {'hands':>10} {'tree MiB':>9} {'largest':>8} {'CPU s':>8} "
@@ -639,8 +646,7 @@ def tree(sizes: list[int], roots: list[tuple[str, Path]], commands: Sequence[str
             cpu = {r["command"]: r["cpu_s"] for r in rows if r["hands"] == n and r["checkout"] == label}
             if "audit" in cpu and "parse" in cpu and cpu["audit"]:
                 print(f"{label}, {n:,} hands: parse / audit CPU = {float(cpu['parse']) / float(cpu['audit']):.3f}")  # type: ignore[arg-type]
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+    _save(rows, json_out)
     return 0
 
 
@@ -708,10 +714,8 @@ def ends(sizes: list[int], before: Path | None, every: float, json_out: str | No
                 report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
                 got["findings"] = len(report["findings"])
             r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
-            rows.append(r)
-            print(json.dumps(r), flush=True)
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+            _report(rows, r)
+    _save(rows, json_out)
     return 0
 
 
@@ -751,10 +755,8 @@ def buckets(sizes: list[int], before: Path | None, json_out: str | None) -> int:
             env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
             got = run_driver(_BUCKETS_DRIVER, [str(d), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
             r = {"hands_run": n, "checkout": label, **got}
-            rows.append(r)
-            print(json.dumps(r), flush=True)
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+            _report(rows, r)
+    _save(rows, json_out)
     return 0
 
 
@@ -818,10 +820,8 @@ def plan(sizes: list[int], before: Path | None, json_out: str | None) -> int:
                 env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
                 got = run_driver(_PLAN_DRIVER, [str(keys), str(n), str(HANDS_PER_PARTITION)], env=env, root=root)
                 r = {"hands_run": n, "checkout": label, **got}
-                rows.append(r)
-                print(json.dumps(r), flush=True)
-    if json_out:
-        Path(json_out).write_text(json.dumps(rows, indent=2))
+                _report(rows, r)
+    _save(rows, json_out)
     return 0
 
 
