@@ -179,6 +179,12 @@ _TABLE = re.compile(r"^Table '")
 _TOURNAMENT = re.compile(r"Tournament #(\d+)")
 
 
+def rep_id(rep: int, tid: object) -> str:
+    """A repetition's tournament id: ``9``, the repetition in five digits, the corpus's id, so that
+    no two (repetition, id) pairs give the same id (``f"{rep}{tid}"`` did: 1 + 23... = 12 + 3...)."""
+    return f"9{rep:05d}{tid}"
+
+
 def stream_hands(path: Path, n: int, same_tables: bool = False) -> int:
     """Write ``n`` PokerStars corpus hands, repeated with fresh ids, to ``path``; returns its bytes.
     Each repetition of the corpus after the first is dealt at fresh tables and tournaments (``R2
@@ -196,7 +202,7 @@ def stream_hands(path: Path, n: int, same_tables: bool = False) -> int:
             head = _ID.sub(f"#{800_000_000_000 + i}:", head, count=1)
             rep = i // len(texts)
             if rep and not same_tables:
-                head = _TOURNAMENT.sub(f"Tournament #{rep}\\g<1>", head, count=1)
+                head = _TOURNAMENT.sub("Tournament #" + rep_id(rep, r"\g<1>"), head, count=1)
                 rest = _TABLE.sub(f"Table 'R{rep} ", rest, count=1)
             f.write(head + "\n" + rest + "\n\n\n")
     return path.stat().st_size
@@ -409,7 +415,7 @@ def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
             if rep:
                 row["table"] = f"R{rep} {row['table']}"
                 if row.get("tournament_id") is not None:
-                    row["tournament_id"] = f"{rep}{row['tournament_id']}"
+                    row["tournament_id"] = rep_id(rep, row["tournament_id"])
             batch.append(row)
             if len(batch) >= ROWS_PER_BATCH:
                 dump(batch, f)
@@ -812,7 +818,7 @@ def plan(sizes: list[int], before: Path | None, json_out: str | None) -> int:
                 site, tid, table = base[j]
                 if rep:
                     table = f"R{rep} {table}"
-                    tid = None if tid is None else f"{rep}{tid}"
+                    tid = None if tid is None else rep_id(rep, tid)
                 counts[(site, tid, table)] += 1
             keys = Path(tmp) / "keys.json"
             keys.write_text(json.dumps([[*k, c] for k, c in counts.items()]))
