@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
@@ -35,6 +35,13 @@ _OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
 _IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
                       M.Cancelled})  # fmt: skip
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
+#: :meth:`Replay.facts`' names of a Step's facts (name, Step field).
+_FACTS = (("hand_over", "hand_over"), ("seated", "actor_seated"), ("folded", "actor_folded"),
+          ("all_in", "actor_all_in"), ("acted", "acted_before"), ("stack", "stack"), ("street_bet", "street_bet"),
+          ("current_bet", "current_bet"), ("to_call", "to_call"), ("call_to", "call_to"), ("min_inc", "min_inc"),
+          ("min_raise_to", "min_raise_to"), ("min_bet", "min_bet"), ("reopened", "reopened"),
+          ("pl_max_to", "pl_max_to"), ("fl_bet", "fl_bet"), ("fl_expected_to", "fl_expected_to"),
+          ("fl_raises", "fl_raises"), ("fl_cap_exceeded", "fl_cap_exceeded"), ("cap_left", "cap_left"))  # fmt: skip
 
 
 def _pos(pl: Player) -> float:
@@ -350,6 +357,7 @@ class Replay:
             pl.dealt = True
         self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
+        self.fl_sized = self.fl  # the fixed-limit sizes are known (a step's fl_bet, fl_expected_to)
         self.pl = hand.structure == "PL"
         self.cap = hand.cap
         self.raise_over_current = p.min_raise_base == "current_bet"
@@ -705,37 +713,30 @@ class Replay:
             add = e.amount
             pl.dead += e.amount
             self.put(pl, e.amount, False)
-        self._record(i, e, pl, stack, add, False)
+        # (a post has no betting facts)
+        self._took(Step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0,
+                        self.bb, True, None, None, None, 0, False, None, 0, 0, False), pl, add)  # fmt: skip
 
-    def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
-                expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
-        if not pl.stack_known and e.all_in and add > 0:
+    def _took(self, s: Step, pl: Player, add: int) -> None:
+        """Complete the step ``s`` of ``pl`` with what its wager or post took (``add``), once
+        applied, and record it."""
+        if not pl.stack_known and add > 0 and s.event.all_in:
             # an unknown stack printed all-in: the player had exactly what they put in
-            pl.stack, pl.all_in, stack = 0, True, add
-            if before is not None:
-                before = (*before[:5], add, *before[6:])
+            pl.stack, pl.all_in = 0, True
+            s.stack = add
         after = pl.stack
-        done = after == 0 or pl.capped
-        name = expected.name if expected is not None else None
-        if before is None:  # a post: no betting facts
-            self.steps.append(Step(i, e, self.street, betting and self.betting, name, False, pl.seated, False, False,
-                                   False, stack, 0, 0, 0, 0, 0, 0, self.bb, True, None, None, None, 0, False, None,
-                                   add, after, done))  # fmt: skip
-            return
-        # (the facts by name, then one call with every field: no tuple of 28 built and unpacked again;
-        # the compiled build calls the native constructor directly)
-        (hand_over, seated, folded, all_in, acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc,
-         min_raise_to, min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left) = before  # fmt: skip
-        self.steps.append(Step(i, e, self.street, betting and self.betting, name, hand_over, seated, folded, all_in,
-                               acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to,
-                               min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left, add, after,
-                               done))  # fmt: skip
+        s.add = add
+        s.stack_after = after
+        s.all_in_after = after == 0 or pl.capped
+        self.steps.append(s)
 
-    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
+    def _step(self, i: int, e: M.Action | M.Post, pl: Player, kind: str, expected: Player | None) -> Step:
+        """The step of ``pl``'s wager ``e`` (of ``kind``) with the facts before it is applied, built
+        in one call (what it took is filled in by :meth:`_took`).
 
-        :meth:`cap_left`, :meth:`min_raise_to` and :meth:`reopened` are inlined (one wager, one
-        call): a subclass changes the facts by overriding this method or the fixed-limit sizes."""
+        :meth:`cap_left`, :meth:`min_raise_to`, :meth:`reopened` and :meth:`call_level` are inlined
+        (one wager, one call); a subclass changes the facts through the fixed-limit sizes
+        (``fl_sized``, :meth:`fl_bet_size`, :meth:`fl_step_to`)."""
         cur = self.current_bet
         sb = pl.street_bet
         stack = pl.stack
@@ -768,20 +769,22 @@ class Replay:
                     break
                 if r > call_to:
                     call_to = r
-        if fl:
+        if self.fl_sized:
             fl_bet: int | None = self.fl_bet_size()
-            fl_to: int | None = self.fl_expected_to()
+            fl_to: int | None = self.fl_step_to()
             fl_cap = kind == "raise" and self.fl_cap_exceeded()
         else:
             fl_bet = fl_to = None
             fl_cap = False
-        return (
-            self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
-            sb, cur, cur - sb if cur > sb else 0, call_to, min_inc,
-            min_raise_to, self.bb, reopened,
-            self.pl_max_to(pl) if self.pl else None,
-            fl_bet, fl_to, self.raises, fl_cap, cap_left,
-        )  # fmt: skip
+        return Step(i, e, self.street, self.betting, expected.name if expected is not None else None,
+                    self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
+                    sb, cur, cur - sb if cur > sb else 0, call_to, min_inc, min_raise_to, self.bb, reopened,
+                    self.pl_max_to(pl) if self.pl else None, fl_bet, fl_to, self.raises, fl_cap, cap_left,
+                    0, stack, False)  # fmt: skip
+
+    def fl_step_to(self) -> int:
+        """The fixed-limit size a wager now is judged by (a step's ``fl_expected_to``)."""
+        return self.fl_expected_to()
 
     def on_action(self, i: int, e: M.Action) -> None:
         pl = self.players.get(e.player)
@@ -793,19 +796,16 @@ class Replay:
         elif street != self.street and street != "showdown" and street != "summary":
             self._start_street(street)
         kind = e.kind
-        exp = self.expected_actor()
-        before = self._before(pl, kind)
-        hand_over = before[0]
-        stack = pl.stack
+        s = self._step(i, e, pl, kind, self.expected_actor())
         add = 0
-        if hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
+        if s.hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
             # (B005 reports it) but changes nothing, so it does not shift the turn order.  An
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
-            if kind == "fold" and not hand_over:
+            if kind == "fold" and not s.hand_over:
                 self.fold(pl)
-            self._record(i, e, pl, stack, 0, True, exp, before)
+            self._took(s, pl, 0)
             return
         if kind == "fold":
             pl.folded = True  # (``fold``, inlined: ``pl`` had not folded)
@@ -840,14 +840,13 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._record(i, e, pl, stack, add, True, exp, before)
+        self._took(s, pl, add)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
-        names = ("hand_over", "seated", "folded", "all_in", "acted", "stack", "street_bet", "current_bet",
-                 "to_call", "call_to", "min_inc", "min_raise_to", "min_bet", "reopened", "pl_max_to", "fl_bet",
-                 "fl_expected_to", "fl_raises", "fl_cap_exceeded", "cap_left")  # fmt: skip
-        out = dict(zip(names, self._before(pl, kind), strict=True))
+        e = M.Action(0, 0, self.street, 1, pl.name, cast(M.ActionKind, kind))  # (a wager of ``kind`` now)
+        s = self._step(-1, e, pl, kind, None)
+        out: dict[str, object] = {name: getattr(s, field) for name, field in _FACTS}
         out["fl_cap_reached"] = self.fl and self.fl_cap_exceeded()
         return out
 

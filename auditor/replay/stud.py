@@ -22,7 +22,6 @@ not flagged.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
@@ -103,6 +102,8 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         self.betting = hand.structure == "FL"
         self.trace.betting = self.betting
         self.small_bet, self.big_bet = self._limits()
+        # no limits known: no fixed-limit size (B009) can be judged; the rest of the facts stand
+        self.fl_sized = self.fl and self.small_bet != 0
         self.bb = self.small_bet
         self.trace.big_blind = self.small_bet
         self.min_inc = self.small_bet
@@ -120,13 +121,6 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         if small or big:
             return small or big, 2 * (small or big)
         return 0, 0  # the export does not print the limits: sizes are not judged, the order is
-
-    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        facts = super()._before(pl, kind)
-        if self.small_bet:
-            return facts
-        # no limits known: no fixed-limit size (B009) can be judged; the rest of the facts stand
-        return (*facts[:15], None, None, *facts[17:18], False, *facts[19:])
 
     # ------------------------------------------------------------------ who acts first
     def bring_in_candidates(self) -> list[Player] | None:
