@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 from auditor import model as M
@@ -44,9 +45,7 @@ _FACTS = (("hand_over", "hand_over"), ("seated", "actor_seated"), ("folded", "ac
           ("fl_raises", "fl_raises"), ("fl_cap_exceeded", "fl_cap_exceeded"), ("cap_left", "cap_left"))  # fmt: skip
 
 
-def _pos(pl: Player) -> float:
-    """The turn order's sort key."""
-    return pl.pos
+_pos = attrgetter("pos")  # the turn order's sort key
 
 
 @dataclass(slots=True)
@@ -57,6 +56,7 @@ class Player:
     seat: int
     stack0: int
     stack: int
+    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     street_bet: int = 0
     live_total: int = 0  # live chips put in, all streets (never reduced by returns)
     ante_total: int = 0
@@ -67,7 +67,6 @@ class Player:
     capped: bool = False
     acted: bool = False
     seated: bool = True
-    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     stack_known: bool = True
     dealt: bool = False  # in the turn order (``Replay.order``): counted by ``Replay.unfolded``
 
@@ -77,6 +76,7 @@ class Player:
         seat: int,
         stack0: int,
         stack: int,
+        pos: float = 0.0,
         street_bet: int = 0,
         live_total: int = 0,
         ante_total: int = 0,
@@ -87,7 +87,6 @@ class Player:
         capped: bool = False,
         acted: bool = False,
         seated: bool = True,
-        pos: float = 0.0,
         stack_known: bool = True,
         dealt: bool = False,
     ) -> None:
@@ -95,6 +94,7 @@ class Player:
         self.seat = seat
         self.stack0 = stack0
         self.stack = stack
+        self.pos = pos
         self.street_bet = street_bet
         self.live_total = live_total
         self.ante_total = ante_total
@@ -105,7 +105,6 @@ class Player:
         self.capped = capped
         self.acted = acted
         self.seated = seated
-        self.pos = pos
         self.stack_known = stack_known
         self.dealt = dealt
 
@@ -298,9 +297,8 @@ class Replay:
         self.players = players
         for s in hand.seats:
             if s.player not in players:
-                # (positional: one call per seat of every hand)
-                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, 0, 0, 0, 0, 0, False, False, False,
-                                           False, True, float(s.seat))  # fmt: skip
+                # (positional, the other fields left to their defaults: one call per seat of every hand)
+                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, float(s.seat))
         # one pass over the events: the index of the events by class (``Trace.by_type``), who is
         # involved, the antes, the make-up posts (below), the first betting round's street and the
         # straddles (read when pre-flop starts)
@@ -344,7 +342,7 @@ class Replay:
         unseated = involved - players.keys()
         if unseated:
             for name in sorted(unseated):
-                players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
+                players[name] = Player(name, -1, 0, 0, -1.0, seated=False)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
             for pl in players.values():
                 pl.stack_known = False
