@@ -123,7 +123,9 @@ class Step:
     """The facts at one wager or post, before it was applied.
 
     Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
-    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).
+    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).  The
+    replay builds it field by field, without a call to ``__init__`` (``Replay._step``,
+    ``Replay.on_post``, ``Replay._took``): a new field is set there too (``tests/test_replay_steps.py``).
     """
 
     index: int
@@ -711,9 +713,23 @@ class Replay:
             add = e.amount
             pl.dead += e.amount
             self.put(pl, e.amount, False)
-        # (a post has no betting facts)
-        self._took(Step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0,
-                        self.bb, True, None, None, None, 0, False, None, 0, 0, False), pl, add)  # fmt: skip
+        # a post has no betting facts (its Step built as ``_step`` builds one)
+        s = Step.__new__(Step)
+        s.index = i
+        s.event = e
+        s.street = self.street
+        s.betting = False
+        s.expected = None
+        s.hand_over = s.actor_folded = s.actor_all_in = s.acted_before = False
+        s.actor_seated = pl.seated
+        s.stack = stack
+        s.street_bet = s.current_bet = s.to_call = s.call_to = s.min_inc = s.min_raise_to = 0
+        s.min_bet = self.bb
+        s.reopened = True
+        s.pl_max_to = s.fl_bet = s.fl_expected_to = s.cap_left = None
+        s.fl_raises = 0
+        s.fl_cap_exceeded = False
+        self._took(s, pl, add)
 
     def _took(self, s: Step, pl: Player, add: int) -> None:
         """Complete the step ``s`` of ``pl`` with what its wager or post took (``add``), once
@@ -729,8 +745,8 @@ class Replay:
         self.steps.append(s)
 
     def _step(self, i: int, e: M.Action | M.Post, pl: Player, kind: str, expected: Player | None) -> Step:
-        """The step of ``pl``'s wager ``e`` (of ``kind``) with the facts before it is applied, built
-        in one call (what it took is filled in by :meth:`_took`).
+        """The step of ``pl``'s wager ``e`` (of ``kind``) with the facts before it is applied (what
+        it took is filled in by :meth:`_took`).
 
         :meth:`cap_left`, :meth:`min_raise_to`, :meth:`reopened` and :meth:`call_level` are inlined
         (one wager, one call); a subclass changes the facts through the fixed-limit sizes
@@ -767,18 +783,39 @@ class Replay:
                     break
                 if r > call_to:
                     call_to = r
+        # (a new Step whose fields are stored one by one: in CPython a call with 28 arguments costs
+        # about twice as much; every field is set here or by ``_took``: tests/test_replay_steps.py)
+        s = Step.__new__(Step)
+        s.index = i
+        s.event = e
+        s.street = self.street
+        s.betting = self.betting
+        s.expected = expected.name if expected is not None else None
+        s.hand_over = self.unfolded <= 1
+        s.actor_seated = pl.seated
+        s.actor_folded = pl.folded
+        s.actor_all_in = pl.all_in or pl.capped
+        s.acted_before = pl.acted
+        s.stack = stack
+        s.street_bet = sb
+        s.current_bet = cur
+        s.to_call = cur - sb if cur > sb else 0
+        s.call_to = call_to
+        s.min_inc = min_inc
+        s.min_raise_to = min_raise_to
+        s.min_bet = self.bb
+        s.reopened = reopened
+        s.pl_max_to = self.pl_max_to(pl) if self.pl else None
         if self.fl_sized:
-            fl_bet: int | None = self.fl_bet_size()
-            fl_to: int | None = self.fl_step_to()
-            fl_cap = kind == "raise" and self.fl_cap_exceeded()
+            s.fl_bet = self.fl_bet_size()
+            s.fl_expected_to = self.fl_step_to()
+            s.fl_cap_exceeded = kind == "raise" and self.fl_cap_exceeded()
         else:
-            fl_bet = fl_to = None
-            fl_cap = False
-        return Step(i, e, self.street, self.betting, expected.name if expected is not None else None,
-                    self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
-                    sb, cur, cur - sb if cur > sb else 0, call_to, min_inc, min_raise_to, self.bb, reopened,
-                    self.pl_max_to(pl) if self.pl else None, fl_bet, fl_to, self.raises, fl_cap, cap_left,
-                    0, stack, False)  # fmt: skip
+            s.fl_bet = s.fl_expected_to = None
+            s.fl_cap_exceeded = False
+        s.fl_raises = self.raises
+        s.cap_left = cap_left
+        return s
 
     def fl_step_to(self) -> int:
         """The fixed-limit size a wager now is judged by (a step's ``fl_expected_to``)."""
