@@ -23,7 +23,7 @@ from typing import Any
 from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
 from auditor.profiles import Profile
-from auditor.replay.betting import Trace
+from auditor.replay.betting import Player, Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
 
 
@@ -301,50 +301,12 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if expected_returns:
         level[top_name] -= expected_returns[top_name]
 
-    # C2: layers
-    players = t.players
-    entries = [(n, v, players[n].folded) for n, v in level.items()]
-    if facts.pot_boundaries == "allin_boundaries":
-        bounds = {v for n, v, _ in entries if v > 0 and players[n].all_in}
-        most = max(level.values(), default=0)
-        if most:
-            bounds.add(most)
-    else:
-        bounds = {v for v in level.values() if v > 0}
-    layers: list[list[Any]] = []
-    prev = 0
-    for lev in sorted(bounds):
-        amount = who = 0
-        elig = []
-        for n, v, out in entries:
-            if v > prev:  # (a contribution at or below the layer's floor puts nothing in it)
-                who += 1
-                amount += (v if v < lev else lev) - prev
-                if v >= lev and not out:
-                    elig.append(n)
-        layers.append([amount, elig, prev, lev, who, 0])
-        prev = lev
-    # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
+    # C2-C4: the layers, merged (the common case's single pot without the general layering)
     unattributed = _unattributed_antes(t)
     dead_total = dead_sum + house + unattributed
-    if dead_total:
-        live_players = [n for n, _, out in entries if not out]
-        layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
-    # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
-    merge_all = facts.pot_boundaries == "merge"
-    merged: list[list[Any]] = []
-    for lay in layers:
-        if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
-            merged[-1][0] += lay[0]
-            continue
-        if merged and (merge_all or (merged[-1][5] and merged[-1][3] == 0)) and set(merged[-1][1]) == set(lay[1]):
-            m = merged[-1]
-            m[0] += lay[0]
-            m[3] = lay[3]
-            m[4] = max(m[4], lay[4])
-            m[5] += lay[5]
-        else:
-            merged.append(list(lay))
+    merged = _one_layer(t.players, level, dead_total, facts.pot_boundaries)
+    if merged is None:
+        merged = _layers(t.players, level, dead_total, facts.pot_boundaries)
 
     claims = t.of(M.PotClaim)
     # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
@@ -429,6 +391,85 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             if r.won:
                 pt.collected[r.player] = pt.collected.get(r.player, 0) + sum(r.won)
     return pt
+
+
+def _layers(players: dict[str, Player], level: dict[str, int], dead_total: int, mode: str) -> list[list[Any]]:
+    """The pots as layers ``[amount, eligible, low, high, contributors, dead]``: a layer at every
+    contribution level (``mode`` "merge") or at every all-in level ("allin_boundaries"), each won
+    by the players still in who reach it (C2); the dead money (``dead_total``) in a layer of its
+    own, won by any live hand (C3); adjacent layers with the same players merged ("merge"; with
+    "allin_boundaries" only into the dead layer), a layer nobody can win into the one below (C4)."""
+    entries = [(n, v, players[n].folded) for n, v in level.items()]
+    if mode == "allin_boundaries":
+        bounds = {v for n, v, _ in entries if v > 0 and players[n].all_in}
+        most = max(level.values(), default=0)
+        if most:
+            bounds.add(most)
+    else:
+        bounds = {v for v in level.values() if v > 0}
+    layers: list[list[Any]] = []
+    prev = 0
+    for lev in sorted(bounds):
+        amount = who = 0
+        elig = []
+        for n, v, out in entries:
+            if v > prev:  # (a contribution at or below the layer's floor puts nothing in it)
+                who += 1
+                amount += (v if v < lev else lev) - prev
+                if v >= lev and not out:
+                    elig.append(n)
+        layers.append([amount, elig, prev, lev, who, 0])
+        prev = lev
+    # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
+    if dead_total:
+        live_players = [n for n, _, out in entries if not out]
+        layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
+    # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
+    merge_all = mode == "merge"
+    merged: list[list[Any]] = []
+    for lay in layers:
+        if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
+            merged[-1][0] += lay[0]
+            continue
+        if merged and (merge_all or (merged[-1][5] and merged[-1][3] == 0)) and set(merged[-1][1]) == set(lay[1]):
+            m = merged[-1]
+            m[0] += lay[0]
+            m[3] = lay[3]
+            m[4] = max(m[4], lay[4])
+            m[5] += lay[5]
+        else:
+            merged.append(list(lay))
+    return merged
+
+
+def _one_layer(players: dict[str, Player], level: dict[str, int], dead_total: int,
+               mode: str) -> list[list[Any]] | None:  # fmt: skip
+    """The layers of :func:`_layers` in the common case, without layering: no dead money, every
+    player still in has put in the most, and nobody folded all-in below it ("allin_boundaries"):
+    one pot of everything, won by the players still in.  None when the case is not this one
+    (``tests/test_pots_layers.py`` keeps the two equal)."""
+    if dead_total:
+        return None
+    most = max(level.values(), default=0)
+    if most <= 0:
+        return None
+    allin = mode == "allin_boundaries"
+    amount = who = 0
+    elig: list[str] = []
+    for n, v in level.items():
+        p = players[n]
+        if v > 0:
+            amount += v
+            who += 1
+        if not p.folded:
+            if v != most:
+                return None
+            elig.append(n)
+        elif allin and p.all_in and v > 0 and v != most:
+            return None
+    if not elig:
+        return None
+    return [[amount, elig, 0, most, who, 0]]
 
 
 def _unattributed_antes(t: Trace) -> int:
