@@ -26,6 +26,8 @@ from auditor.profiles import Profile
 from auditor.replay.betting import Player, Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
 
+_NONE: tuple[Any, ...] = ()  # (a hand's events of a type it has none of)
+
 
 @dataclass(unsafe_hash=True)  # frozen: see the end of the module
 class Pot:
@@ -238,14 +240,15 @@ def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
 def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     """Cards each contender showed, and the players who mucked (conceded) without showing."""
     shown: dict[str, tuple[str, ...]] = {}
-    shows = t.of(M.Show)
+    by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
+    shows = by.get(M.Show, _NONE)
     showed = {e.player for e in shows}
-    mucks = t.of(M.Muck)
+    mucks = by.get(M.Muck, _NONE)
     mucked = {e.player for e in mucks}
     for e in shows:
         if known(e.cards):
             shown[e.player] = e.cards
-    for r in t.of(M.SeatResult):
+    for r in by.get(M.SeatResult, _NONE):
         if r.cards and " showed [" in r.text and known(r.cards):
             if r.player not in shown:
                 shown[r.player] = r.cards
@@ -266,6 +269,7 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
 
 def build(t: Trace, profile: Profile) -> PotTrace:
     facts = t.facts
+    by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
     # contributions of the players dealt in (the turn order), in the players' order
     contrib: dict[str, int] = {}
     dead: dict[str, int] = {}
@@ -285,10 +289,10 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         elif v > second:
             second = v
     house = 0
-    for cash in t.of(M.CashDrop):
+    for cash in by.get(M.CashDrop, _NONE):
         house += cash.amount
     printed_returns: dict[str, int] = {}
-    for u in t.of(M.UncalledReturn):
+    for u in by.get(M.UncalledReturn, _NONE):
         printed_returns[u.player] = printed_returns.get(u.player, 0) + u.amount
 
     # C1: the uncalled part of the largest contribution
@@ -308,7 +312,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if merged is None:
         merged = _layers(t.players, level, dead_total, facts.pot_boundaries)
 
-    claims = t.of(M.PotClaim)
+    claims = by.get(M.PotClaim, _NONE)
     # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
     claim = next((c for c in claims if c.street == "summary"), claims[0]) if claims else None
     rake = claim.rake or 0 if claim else 0
@@ -343,13 +347,18 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             cut = take if take < lay[0] else lay[0]
             take -= cut
             nets.append(lay[0] - cut)
-    keys = _seat_keys(t)
-    pots = [
-        Pot("main" if i == 0 else f"side-{i}", a, tuple(_clockwise(t, e, keys)), lo, hi, who, d, net)
-        for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True))
-    ]
+    # each pot's players in the order odd chips go: the seats' order, needed once two can win a pot
+    keys: dict[str, int] | None = None
+    for lay in merged:
+        if len(lay[1]) > 1:
+            keys = _seat_keys(t)
+            break
+    pots = []
+    for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True)):
+        order = tuple(_clockwise(t, e, keys) if len(e) > 1 else e)
+        pots.append(Pot("main" if i == 0 else f"side-{i}", a, order, lo, hi, who, d, net))
     pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
-    pt.boards = boards_by_run(t.of(M.Board))
+    pt.boards = boards_by_run(by.get(M.Board, []))
     seen = _Seen(shown_cards(t), keys)
     if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
@@ -384,7 +393,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             # who paid the antes moves the pot layers and the uncalled part: not judged
             pt.decided, pt.antes_decide_total = False, not expected_returns
             pt.notes.append("the antes are unattributed: who should have won each pot is not judged")
-    for c in t.of(M.Collect):
+    for c in by.get(M.Collect, _NONE):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):
         for r in t.of(M.SeatResult):  # no collect line at all: the summary's "won $X" is the award
@@ -507,10 +516,11 @@ _NOT_YET = object()  # (a hand not evaluated yet: None is an evaluation's "canno
 
 class _Seen:
     """What every award of one hand reads: the cards shown (:func:`shown_cards`), the seats'
-    odd-chip order (:func:`_seat_keys`), and the hands already evaluated (by player, run and
-    game: a hand contesting several pots, or awarded again for the rake's bounds, is ranked once)."""
+    odd-chip order (:func:`_seat_keys`; None when no pot has two players who can win it), and the
+    hands already evaluated (by player, run and game: a hand contesting several pots, or awarded
+    again for the rake's bounds, is ranked once)."""
 
-    def __init__(self, shown: tuple[dict[str, tuple[str, ...]], set[str]], keys: dict[str, int]) -> None:
+    def __init__(self, shown: tuple[dict[str, tuple[str, ...]], set[str]], keys: dict[str, int] | None) -> None:
         self.shown, self.mucked = shown
         self.keys = keys
         self.high: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
@@ -561,9 +571,8 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
         if len(contenders) == 1:
             why = "uncontested" if len(eligible) == 1 else "the only hand shown"
             only = contenders[0]
-            for award in _limit_disconnected(t, pt, profile, pot, 1,
-                                             [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)],
-                                             shown, allowance):  # fmt: skip
+            whole = [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)]
+            for award in _limit_disconnected(t, pt, profile, pot, 1, whole, shown, allowance) if allowance else whole:
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:
