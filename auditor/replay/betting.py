@@ -897,7 +897,10 @@ class Replay:
             return
         if not self.started:
             self._start_preflop()
-        pending = tuple([pl.name for pl in self.order if self.needs_to_act(pl)]) if self.unfolded > 1 else ()
+        pending: tuple[str, ...] = ()
+        if self.unfolded > 1:  # (a seat that cannot act is passed over here, without a call of ``needs_to_act``)
+            pending = tuple([pl.name for pl in self.order
+                             if not (pl.folded or pl.all_in or pl.capped) and self.needs_to_act(pl)])  # fmt: skip
         self.trace.streets.append(StreetOpen(i, e, pending))
         self._start_street(e.street)
 

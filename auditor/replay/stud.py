@@ -151,7 +151,7 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         return [pl for pl in alive if keys[pl.name] == best]
 
     def _anchor_before(self, pl: Player) -> None:
-        idx = self.order.index(pl)
+        idx = next(k for k, q in enumerate(self.order) if q is pl)  # (by identity: no field-by-field ``==``)
         self.anchor_seat = float(self.order[idx - 1].seat if len(self.order) > 1 else pl.seat - 1)  # (float: mypyc)
 
     def _anchor_from(self, candidates: list[Player] | None) -> None:
@@ -174,7 +174,7 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         self.full_level = 0
         self.raises = 0
         self.round_players = self.count_active()
-        bring = next((e for e in self.h.events if isinstance(e, M.Post) and e.kind == "bring_in"), None)
+        bring = next((e for e in self.trace.of(M.Post) if e.kind == "bring_in"), None)
         if bring is not None and bring.player in self.players and self.players[bring.player].seated:
             # action starts left of the bring-in, whoever posted it (a wrong bring-in is B012's finding)
             self.anchor_seat = float(self.players[bring.player].seat)
