@@ -13,7 +13,7 @@ the rules read its ``Step`` facts and never re-derive them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, TypeVar, cast
 
@@ -124,8 +124,7 @@ class Step:
 
     Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
     frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).  The
-    replay builds it field by field, without a call to ``__init__`` (``Replay._step``,
-    ``Replay.on_post``, ``Replay._took``): a new field is set there too (``tests/test_replay_steps.py``).
+    replay builds it with :func:`_new_step` (a new field goes there too: ``tests/test_replay_steps.py``).
     """
 
     index: int
@@ -216,6 +215,33 @@ class Step:
         self.add = add
         self.stack_after = stack_after
         self.all_in_after = all_in_after
+
+
+def _new_step(index: int, event: M.Action | M.Post, street: M.Street, betting: bool, expected: str | None,
+              hand_over: bool, actor_seated: bool, actor_folded: bool, actor_all_in: bool, acted_before: bool,
+              stack: int, street_bet: int, current_bet: int, to_call: int, call_to: int, min_inc: int,
+              min_raise_to: int, min_bet: int, reopened: bool, pl_max_to: int | None, fl_bet: int | None,
+              fl_expected_to: int | None, fl_raises: int, fl_cap_exceeded: bool, cap_left: int | None, add: int,
+              stack_after: int, all_in_after: bool) -> Step:  # fmt: skip
+    """A new :class:`Step` of these fields: its constructor, which the compiled build calls natively.
+    Pure Python replaces this function (end of the module, :func:`_stores_of`) with one that stores
+    the fields on a new instance: a class called with 28 arguments costs ~1.6 times as much there (the
+    arguments go through a tuple and the slot wrapper of ``__init__``)."""
+    return Step(index, event, street, betting, expected, hand_over, actor_seated, actor_folded, actor_all_in,
+                acted_before, stack, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to, min_bet,
+                reopened, pl_max_to, fl_bet, fl_expected_to, fl_raises, fl_cap_exceeded, cap_left, add, stack_after,
+                all_in_after)  # fmt: skip
+
+
+def _stores_of(cls: type[Step]) -> Any:
+    """A function of the fields of the slotted dataclass ``cls``, in order, that stores them on a new
+    instance made without ``__init__`` (pure Python only: a compiled class's ``__new__`` calls it)."""
+    names = [f.name for f in fields(cls)]
+    src = "".join([f"def _new_{cls.__name__.lower()}({', '.join(names)}):\n", "    s = new(cls)\n",
+                   *[f"    s.{n} = {n}\n" for n in names], "    return s\n"])  # fmt: skip
+    space: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    exec(src, space)  # (the fields' names, read from the class: no outside text)
+    return space[f"_new_{cls.__name__.lower()}"]
 
 
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
@@ -713,22 +739,9 @@ class Replay:
             add = e.amount
             pl.dead += e.amount
             self.put(pl, e.amount, False)
-        # a post has no betting facts (its Step built as ``_step`` builds one)
-        s = Step.__new__(Step)
-        s.index = i
-        s.event = e
-        s.street = self.street
-        s.betting = False
-        s.expected = None
-        s.hand_over = s.actor_folded = s.actor_all_in = s.acted_before = False
-        s.actor_seated = pl.seated
-        s.stack = stack
-        s.street_bet = s.current_bet = s.to_call = s.call_to = s.min_inc = s.min_raise_to = 0
-        s.min_bet = self.bb
-        s.reopened = True
-        s.pl_max_to = s.fl_bet = s.fl_expected_to = s.cap_left = None
-        s.fl_raises = 0
-        s.fl_cap_exceeded = False
+        # (a post has no betting facts)
+        s = _new_step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0,
+                      self.bb, True, None, None, None, 0, False, None, 0, stack, False)  # fmt: skip
         self._took(s, pl, add)
 
     def _took(self, s: Step, pl: Player, add: int) -> None:
@@ -783,39 +796,18 @@ class Replay:
                     break
                 if r > call_to:
                     call_to = r
-        # (a new Step whose fields are stored one by one: in CPython a call with 28 arguments costs
-        # about twice as much; every field is set here or by ``_took``: tests/test_replay_steps.py)
-        s = Step.__new__(Step)
-        s.index = i
-        s.event = e
-        s.street = self.street
-        s.betting = self.betting
-        s.expected = expected.name if expected is not None else None
-        s.hand_over = self.unfolded <= 1
-        s.actor_seated = pl.seated
-        s.actor_folded = pl.folded
-        s.actor_all_in = pl.all_in or pl.capped
-        s.acted_before = pl.acted
-        s.stack = stack
-        s.street_bet = sb
-        s.current_bet = cur
-        s.to_call = cur - sb if cur > sb else 0
-        s.call_to = call_to
-        s.min_inc = min_inc
-        s.min_raise_to = min_raise_to
-        s.min_bet = self.bb
-        s.reopened = reopened
-        s.pl_max_to = self.pl_max_to(pl) if self.pl else None
         if self.fl_sized:
-            s.fl_bet = self.fl_bet_size()
-            s.fl_expected_to = self.fl_step_to()
-            s.fl_cap_exceeded = kind == "raise" and self.fl_cap_exceeded()
+            fl_bet: int | None = self.fl_bet_size()
+            fl_to: int | None = self.fl_step_to()
+            fl_cap = kind == "raise" and self.fl_cap_exceeded()
         else:
-            s.fl_bet = s.fl_expected_to = None
-            s.fl_cap_exceeded = False
-        s.fl_raises = self.raises
-        s.cap_left = cap_left
-        return s
+            fl_bet = fl_to = None
+            fl_cap = False
+        return _new_step(i, e, self.street, self.betting, expected.name if expected is not None else None,
+                         self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack, sb, cur,
+                         cur - sb if cur > sb else 0, call_to, min_inc, min_raise_to, self.bb, reopened,
+                         self.pl_max_to(pl) if self.pl else None, fl_bet, fl_to, self.raises, fl_cap, cap_left,
+                         0, stack, False)  # fmt: skip
 
     def fl_step_to(self) -> int:
         """The fixed-limit size a wager now is judged by (a step's ``fl_expected_to``)."""
@@ -998,3 +990,5 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 # (``auditor/model.py``): declared ``unsafe_hash=True``, made to refuse assignment here, and given
 # the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
 frozen_class(StreetOpen)
+if "__mypyc_attrs__" not in Step.__dict__:  # pure Python (a compiled Step keeps its native constructor)
+    globals()["_new_step"] = _stores_of(Step)
