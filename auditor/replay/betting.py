@@ -990,5 +990,5 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 # (``auditor/model.py``): declared ``unsafe_hash=True``, made to refuse assignment here, and given
 # the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
 frozen_class(StreetOpen)
-if "__mypyc_attrs__" not in Step.__dict__:  # pure Python (a compiled Step keeps its native constructor)
+if not hasattr(Step, "__mypyc_attrs__"):  # pure Python (a compiled Step keeps its native constructor)
     globals()["_new_step"] = _stores_of(Step)
