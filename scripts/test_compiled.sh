@@ -40,7 +40,7 @@ if [ "$#" -eq 0 ]; then
     tests/test_compiled.py tests/test_fastinit.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
     tests/test_seeds_betting.py tests/test_seeds_pots.py tests/test_studdraw.py tests/test_fast_path.py \
     tests/test_crosshand_rows_fast.py tests/test_ingest.py tests/test_ingest_dispatch.py tests/test_hostile_input.py \
-    tests/test_finish.py \
+    tests/test_finish.py tests/test_replay_steps.py tests/test_pots_layers.py tests/test_replay_fastpath.py \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[pokerstars]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[ggpoker]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[winamax]"

@@ -3,7 +3,7 @@ looks at a seat's opponents only until one settles the question) and ``Replay.ca
 stops at the first opponent who can match the bet) agree with the plain definitions they replaced,
 kept here as the reference: every seat's reach computed first, then the first seat after the last
 actor who needs to act, on any state of the seats (folded, all-in, capped, acted, stacks, bets).
-``Replay._before`` (a step's facts) inlines both ``call_level`` and the reach test: its ``call_to``
+``Replay._step`` (a step's facts) inlines both ``call_level`` and the reach test: its ``call_to``
 is checked here too."""
 
 from __future__ import annotations
@@ -90,5 +90,5 @@ def test_lazy_expected_actor_and_call_level_agree_with_the_reference(
     for pl in r.order:
         assert r.call_level(pl) == reference_call_level(r, pl)
         assert r.needs_to_act(pl) == reference_needs_to_act(r, pl)
-        # (``_before`` inlines ``call_level``: the step's ``call_to``)
+        # (``_step`` inlines ``call_level``: the step's ``call_to``)
         assert r.facts(pl)["call_to"] == reference_call_level(r, pl)

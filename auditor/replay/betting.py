@@ -13,8 +13,9 @@ the rules read its ``Step`` facts and never re-derive them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, TypeVar, cast
 
 from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
@@ -35,11 +36,16 @@ _OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
 _IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
                       M.Cancelled})  # fmt: skip
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
+#: :meth:`Replay.facts`' names of a Step's facts (name, Step field).
+_FACTS = (("hand_over", "hand_over"), ("seated", "actor_seated"), ("folded", "actor_folded"),
+          ("all_in", "actor_all_in"), ("acted", "acted_before"), ("stack", "stack"), ("street_bet", "street_bet"),
+          ("current_bet", "current_bet"), ("to_call", "to_call"), ("call_to", "call_to"), ("min_inc", "min_inc"),
+          ("min_raise_to", "min_raise_to"), ("min_bet", "min_bet"), ("reopened", "reopened"),
+          ("pl_max_to", "pl_max_to"), ("fl_bet", "fl_bet"), ("fl_expected_to", "fl_expected_to"),
+          ("fl_raises", "fl_raises"), ("fl_cap_exceeded", "fl_cap_exceeded"), ("cap_left", "cap_left"))  # fmt: skip
 
 
-def _pos(pl: Player) -> float:
-    """The turn order's sort key."""
-    return pl.pos
+_pos = attrgetter("pos")  # the turn order's sort key
 
 
 @dataclass(slots=True)
@@ -50,6 +56,7 @@ class Player:
     seat: int
     stack0: int
     stack: int
+    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     street_bet: int = 0
     live_total: int = 0  # live chips put in, all streets (never reduced by returns)
     ante_total: int = 0
@@ -60,7 +67,6 @@ class Player:
     capped: bool = False
     acted: bool = False
     seated: bool = True
-    pos: float = 0.0  # place in the turn order: the seat, or between two seats (an unlisted joiner)
     stack_known: bool = True
     dealt: bool = False  # in the turn order (``Replay.order``): counted by ``Replay.unfolded``
 
@@ -70,6 +76,7 @@ class Player:
         seat: int,
         stack0: int,
         stack: int,
+        pos: float = 0.0,
         street_bet: int = 0,
         live_total: int = 0,
         ante_total: int = 0,
@@ -80,7 +87,6 @@ class Player:
         capped: bool = False,
         acted: bool = False,
         seated: bool = True,
-        pos: float = 0.0,
         stack_known: bool = True,
         dealt: bool = False,
     ) -> None:
@@ -88,6 +94,7 @@ class Player:
         self.seat = seat
         self.stack0 = stack0
         self.stack = stack
+        self.pos = pos
         self.street_bet = street_bet
         self.live_total = live_total
         self.ante_total = ante_total
@@ -98,7 +105,6 @@ class Player:
         self.capped = capped
         self.acted = acted
         self.seated = seated
-        self.pos = pos
         self.stack_known = stack_known
         self.dealt = dealt
 
@@ -117,7 +123,8 @@ class Step:
     """The facts at one wager or post, before it was applied.
 
     Treat it as read-only: it is a plain slotted class, not a frozen dataclass, only because a
-    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).
+    frozen dataclass of 28 fields costs ten times as much to build (one is built per wager).  The
+    replay builds it with :func:`_new_step` (a new field goes there too: ``tests/test_replay_steps.py``).
     """
 
     index: int
@@ -210,6 +217,33 @@ class Step:
         self.all_in_after = all_in_after
 
 
+def _new_step(index: int, event: M.Action | M.Post, street: M.Street, betting: bool, expected: str | None,
+              hand_over: bool, actor_seated: bool, actor_folded: bool, actor_all_in: bool, acted_before: bool,
+              stack: int, street_bet: int, current_bet: int, to_call: int, call_to: int, min_inc: int,
+              min_raise_to: int, min_bet: int, reopened: bool, pl_max_to: int | None, fl_bet: int | None,
+              fl_expected_to: int | None, fl_raises: int, fl_cap_exceeded: bool, cap_left: int | None, add: int,
+              stack_after: int, all_in_after: bool) -> Step:  # fmt: skip
+    """A new :class:`Step` of these fields: its constructor, which the compiled build calls natively.
+    Pure Python replaces this function (end of the module, :func:`_stores_of`) with one that stores
+    the fields on a new instance: a class called with 28 arguments costs ~1.6 times as much there (the
+    arguments go through a tuple and the slot wrapper of ``__init__``)."""
+    return Step(index, event, street, betting, expected, hand_over, actor_seated, actor_folded, actor_all_in,
+                acted_before, stack, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to, min_bet,
+                reopened, pl_max_to, fl_bet, fl_expected_to, fl_raises, fl_cap_exceeded, cap_left, add, stack_after,
+                all_in_after)  # fmt: skip
+
+
+def _stores_of(cls: type[Step]) -> Any:
+    """A function of the fields of the slotted dataclass ``cls``, in order, that stores them on a new
+    instance made without ``__init__`` (pure Python only: a compiled class's ``__new__`` calls it)."""
+    names = [f.name for f in fields(cls)]
+    src = "".join([f"def _new_{cls.__name__.lower()}({', '.join(names)}):\n", "    s = new(cls)\n",
+                   *[f"    s.{n} = {n}\n" for n in names], "    return s\n"])  # fmt: skip
+    space: dict[str, Any] = {"new": cls.__new__, "cls": cls}
+    exec(src, space)  # (the fields' names, read from the class: no outside text)
+    return space[f"_new_{cls.__name__.lower()}"]
+
+
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class StreetOpen:
     """A new street was dealt (a Board event): who still had to act at that moment."""
@@ -291,9 +325,8 @@ class Replay:
         self.players = players
         for s in hand.seats:
             if s.player not in players:
-                # (positional: one call per seat of every hand)
-                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, 0, 0, 0, 0, 0, False, False, False,
-                                           False, True, float(s.seat))  # fmt: skip
+                # (positional, the other fields left to their defaults: one call per seat of every hand)
+                players[s.player] = Player(s.player, s.seat, s.stack, s.stack, float(s.seat))
         # one pass over the events: the index of the events by class (``Trace.by_type``), who is
         # involved, the antes, the make-up posts (below), the first betting round's street and the
         # straddles (read when pre-flop starts)
@@ -337,7 +370,7 @@ class Replay:
         unseated = involved - players.keys()
         if unseated:
             for name in sorted(unseated):
-                players[name] = Player(name, -1, 0, 0, seated=False, pos=-1.0)
+                players[name] = Player(name, -1, 0, 0, -1.0, seated=False)
         if hand.extras.get("stacks") == "unprinted":  # a record without seat lines (formats/partial.py)
             for pl in players.values():
                 pl.stack_known = False
@@ -350,6 +383,7 @@ class Replay:
             pl.dealt = True
         self.unfolded = len(self.order)  # players of the turn order who have not folded (kept as they fold)
         self.fl = hand.structure == "FL"
+        self.fl_sized = self.fl  # the fixed-limit sizes are known (a step's fl_bet, fl_expected_to)
         self.pl = hand.structure == "PL"
         self.cap = hand.cap
         self.raise_over_current = p.min_raise_base == "current_bet"
@@ -705,37 +739,31 @@ class Replay:
             add = e.amount
             pl.dead += e.amount
             self.put(pl, e.amount, False)
-        self._record(i, e, pl, stack, add, False)
+        # (a post has no betting facts)
+        s = _new_step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0,
+                      self.bb, True, None, None, None, 0, False, None, 0, stack, False)  # fmt: skip
+        self._took(s, pl, add)
 
-    def _record(self, i: int, e: M.Action | M.Post, pl: Player, stack: int, add: int, betting: bool,
-                expected: Player | None = None, before: tuple[Any, ...] | None = None) -> None:  # fmt: skip
-        if not pl.stack_known and e.all_in and add > 0:
+    def _took(self, s: Step, pl: Player, add: int) -> None:
+        """Complete the step ``s`` of ``pl`` with what its wager or post took (``add``), once
+        applied, and record it."""
+        if not pl.stack_known and add > 0 and s.event.all_in:
             # an unknown stack printed all-in: the player had exactly what they put in
-            pl.stack, pl.all_in, stack = 0, True, add
-            if before is not None:
-                before = (*before[:5], add, *before[6:])
+            pl.stack, pl.all_in = 0, True
+            s.stack = add
         after = pl.stack
-        done = after == 0 or pl.capped
-        name = expected.name if expected is not None else None
-        if before is None:  # a post: no betting facts
-            self.steps.append(Step(i, e, self.street, betting and self.betting, name, False, pl.seated, False, False,
-                                   False, stack, 0, 0, 0, 0, 0, 0, self.bb, True, None, None, None, 0, False, None,
-                                   add, after, done))  # fmt: skip
-            return
-        # (the facts by name, then one call with every field: no tuple of 28 built and unpacked again;
-        # the compiled build calls the native constructor directly)
-        (hand_over, seated, folded, all_in, acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc,
-         min_raise_to, min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left) = before  # fmt: skip
-        self.steps.append(Step(i, e, self.street, betting and self.betting, name, hand_over, seated, folded, all_in,
-                               acted, stack_before, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to,
-                               min_bet, reopened, pl_max_to, fl_bet, fl_to, fl_raises, fl_cap, cap_left, add, after,
-                               done))  # fmt: skip
+        s.add = add
+        s.stack_after = after
+        s.all_in_after = after == 0 or pl.capped
+        self.steps.append(s)
 
-    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        """The facts of a Step for ``pl`` (hand_over .. cap_left, in the dataclass's order).
+    def _step(self, i: int, e: M.Action | M.Post, pl: Player, kind: str, expected: Player | None) -> Step:
+        """The step of ``pl``'s wager ``e`` (of ``kind``) with the facts before it is applied (what
+        it took is filled in by :meth:`_took`).
 
-        :meth:`cap_left`, :meth:`min_raise_to` and :meth:`reopened` are inlined (one wager, one
-        call): a subclass changes the facts by overriding this method or the fixed-limit sizes."""
+        :meth:`cap_left`, :meth:`min_raise_to`, :meth:`reopened` and :meth:`call_level` are inlined
+        (one wager, one call); a subclass changes the facts through the fixed-limit sizes
+        (``fl_sized``, :meth:`fl_bet_size`, :meth:`fl_step_to`)."""
         cur = self.current_bet
         sb = pl.street_bet
         stack = pl.stack
@@ -768,20 +796,22 @@ class Replay:
                     break
                 if r > call_to:
                     call_to = r
-        if fl:
+        if self.fl_sized:
             fl_bet: int | None = self.fl_bet_size()
-            fl_to: int | None = self.fl_expected_to()
+            fl_to: int | None = self.fl_step_to()
             fl_cap = kind == "raise" and self.fl_cap_exceeded()
         else:
             fl_bet = fl_to = None
             fl_cap = False
-        return (
-            self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack,
-            sb, cur, cur - sb if cur > sb else 0, call_to, min_inc,
-            min_raise_to, self.bb, reopened,
-            self.pl_max_to(pl) if self.pl else None,
-            fl_bet, fl_to, self.raises, fl_cap, cap_left,
-        )  # fmt: skip
+        return _new_step(i, e, self.street, self.betting, expected.name if expected is not None else None,
+                         self.unfolded <= 1, pl.seated, pl.folded, pl.all_in or pl.capped, pl.acted, stack, sb, cur,
+                         cur - sb if cur > sb else 0, call_to, min_inc, min_raise_to, self.bb, reopened,
+                         self.pl_max_to(pl) if self.pl else None, fl_bet, fl_to, self.raises, fl_cap, cap_left,
+                         0, stack, False)  # fmt: skip
+
+    def fl_step_to(self) -> int:
+        """The fixed-limit size a wager now is judged by (a step's ``fl_expected_to``)."""
+        return self.fl_expected_to()
 
     def on_action(self, i: int, e: M.Action) -> None:
         pl = self.players.get(e.player)
@@ -793,19 +823,16 @@ class Replay:
         elif street != self.street and street != "showdown" and street != "summary":
             self._start_street(street)
         kind = e.kind
-        exp = self.expected_actor()
-        before = self._before(pl, kind)
-        hand_over = before[0]
-        stack = pl.stack
+        s = self._step(i, e, pl, kind, self.expected_actor())
         add = 0
-        if hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
+        if s.hand_over or pl.folded or ((pl.all_in or pl.capped) and (kind == "fold" or kind == "check")):
             # A folded hand is dead and a finished hand takes no action: the line is recorded
             # (B005 reports it) but changes nothing, so it does not shift the turn order.  An
             # all-in player who folds (a site folding a sitting-out all-in blind) kills their hand:
             # it can no longer win a pot.
-            if kind == "fold" and not hand_over:
+            if kind == "fold" and not s.hand_over:
                 self.fold(pl)
-            self._record(i, e, pl, stack, 0, True, exp, before)
+            self._took(s, pl, 0)
             return
         if kind == "fold":
             pl.folded = True  # (``fold``, inlined: ``pl`` had not folded)
@@ -840,14 +867,13 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._record(i, e, pl, stack, add, True, exp, before)
+        self._took(s, pl, add)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
-        names = ("hand_over", "seated", "folded", "all_in", "acted", "stack", "street_bet", "current_bet",
-                 "to_call", "call_to", "min_inc", "min_raise_to", "min_bet", "reopened", "pl_max_to", "fl_bet",
-                 "fl_expected_to", "fl_raises", "fl_cap_exceeded", "cap_left")  # fmt: skip
-        out = dict(zip(names, self._before(pl, kind), strict=True))
+        e = M.Action(0, 0, self.street, 1, pl.name, cast(M.ActionKind, kind))  # (a wager of ``kind`` now)
+        s = self._step(-1, e, pl, kind, None)
+        out: dict[str, object] = {name: getattr(s, field) for name, field in _FACTS}
         out["fl_cap_reached"] = self.fl and self.fl_cap_exceeded()
         return out
 
@@ -863,7 +889,10 @@ class Replay:
             return
         if not self.started:
             self._start_preflop()
-        pending = tuple([pl.name for pl in self.order if self.needs_to_act(pl)]) if self.unfolded > 1 else ()
+        pending: tuple[str, ...] = ()
+        if self.unfolded > 1:  # (a seat that cannot act is passed over here, without a call of ``needs_to_act``)
+            pending = tuple([pl.name for pl in self.order
+                             if not (pl.folded or pl.all_in or pl.capped) and self.needs_to_act(pl)])  # fmt: skip
         self.trace.streets.append(StreetOpen(i, e, pending))
         self._start_street(e.street)
 
@@ -961,3 +990,5 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 # (``auditor/model.py``): declared ``unsafe_hash=True``, made to refuse assignment here, and given
 # the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
 frozen_class(StreetOpen)
+if not hasattr(Step, "__mypyc_attrs__"):  # pure Python (a compiled Step keeps its native constructor)
+    globals()["_new_step"] = _stores_of(Step)

@@ -61,7 +61,7 @@ class DrawReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         super().__init__(hand, profile, facts)
         self.variant = draw_variant(hand)
         self.draws = draws_of(self.variant)
-        streets_known = all(e.street in DRAW_STREETS for e in hand.events if isinstance(e, M.Action))
+        streets_known = all(e.street in DRAW_STREETS for e in self.trace.of(M.Action))
         # fixed limit needs the game's number of draws to know its sizes
         self.betting = (hand.structure in ("NL", "PL", "CAP") or (hand.structure == "FL" and self.draws > 0)) and (
             streets_known
@@ -70,8 +70,7 @@ class DrawReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
 
     def _start_preflop(self) -> None:
         super()._start_preflop()
-        if not any(isinstance(e, M.Post) and e.kind in ("small_blind", "big_blind", "straddle", "button_blind")
-                   for e in self.h.events):  # fmt: skip
+        if not any(e.kind in ("small_blind", "big_blind", "straddle", "button_blind") for e in self.trace.of(M.Post)):
             # an ante-only deal (Merge half-pot-limit badugi): nothing to call, the first wager is a bet
             self.current_bet = max((pl.street_bet for pl in self.players.values()), default=0)
             self.full_level = 0

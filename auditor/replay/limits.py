@@ -8,10 +8,8 @@ readings are lawful somewhere, so a wager to either level is taken as the right 
 
 from __future__ import annotations
 
-from typing import Any
-
 from auditor import model as M
-from auditor.replay.betting import Player, Replay
+from auditor.replay.betting import Replay
 
 
 class CompletionMixin(Replay):
@@ -36,9 +34,9 @@ class CompletionMixin(Replay):
         elif e.to > before_bet:
             self.alt_to = None
 
-    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        facts = super()._before(pl, kind)
+    def fl_step_to(self) -> int:
+        """The completion of a short all-in raise (see the module) when the wager is to it."""
         e = self.current
-        if self.alt_to is not None and e is not None and facts[16] is not None and e.to == self.alt_to:
-            return (*facts[:16], self.alt_to, *facts[17:])
-        return facts
+        if self.alt_to is not None and e is not None and e.to == self.alt_to:
+            return self.alt_to
+        return self.fl_expected_to()

@@ -23,8 +23,10 @@ from typing import Any
 from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
 from auditor.profiles import Profile
-from auditor.replay.betting import Trace
+from auditor.replay.betting import Player, Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
+
+_NONE: tuple[Any, ...] = ()  # (a hand's events of a type it has none of)
 
 
 @dataclass(unsafe_hash=True)  # frozen: see the end of the module
@@ -238,14 +240,15 @@ def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
 def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     """Cards each contender showed, and the players who mucked (conceded) without showing."""
     shown: dict[str, tuple[str, ...]] = {}
-    shows = t.of(M.Show)
+    by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
+    shows = by.get(M.Show, _NONE)
     showed = {e.player for e in shows}
-    mucks = t.of(M.Muck)
+    mucks = by.get(M.Muck, _NONE)
     mucked = {e.player for e in mucks}
     for e in shows:
         if known(e.cards):
             shown[e.player] = e.cards
-    for r in t.of(M.SeatResult):
+    for r in by.get(M.SeatResult, _NONE):
         if r.cards and " showed [" in r.text and known(r.cards):
             if r.player not in shown:
                 shown[r.player] = r.cards
@@ -266,6 +269,7 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
 
 def build(t: Trace, profile: Profile) -> PotTrace:
     facts = t.facts
+    by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
     # contributions of the players dealt in (the turn order), in the players' order
     contrib: dict[str, int] = {}
     dead: dict[str, int] = {}
@@ -285,10 +289,10 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         elif v > second:
             second = v
     house = 0
-    for cash in t.of(M.CashDrop):
+    for cash in by.get(M.CashDrop, _NONE):
         house += cash.amount
     printed_returns: dict[str, int] = {}
-    for u in t.of(M.UncalledReturn):
+    for u in by.get(M.UncalledReturn, _NONE):
         printed_returns[u.player] = printed_returns.get(u.player, 0) + u.amount
 
     # C1: the uncalled part of the largest contribution
@@ -301,52 +305,14 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if expected_returns:
         level[top_name] -= expected_returns[top_name]
 
-    # C2: layers
-    players = t.players
-    entries = [(n, v, players[n].folded) for n, v in level.items()]
-    if facts.pot_boundaries == "allin_boundaries":
-        bounds = {v for n, v, _ in entries if v > 0 and players[n].all_in}
-        most = max(level.values(), default=0)
-        if most:
-            bounds.add(most)
-    else:
-        bounds = {v for v in level.values() if v > 0}
-    layers: list[list[Any]] = []
-    prev = 0
-    for lev in sorted(bounds):
-        amount = who = 0
-        elig = []
-        for n, v, out in entries:
-            if v > prev:  # (a contribution at or below the layer's floor puts nothing in it)
-                who += 1
-                amount += (v if v < lev else lev) - prev
-                if v >= lev and not out:
-                    elig.append(n)
-        layers.append([amount, elig, prev, lev, who, 0])
-        prev = lev
-    # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
+    # C2-C4: the layers, merged (the common case's single pot without the general layering)
     unattributed = _unattributed_antes(t)
     dead_total = dead_sum + house + unattributed
-    if dead_total:
-        live_players = [n for n, _, out in entries if not out]
-        layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
-    # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
-    merge_all = facts.pot_boundaries == "merge"
-    merged: list[list[Any]] = []
-    for lay in layers:
-        if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
-            merged[-1][0] += lay[0]
-            continue
-        if merged and (merge_all or (merged[-1][5] and merged[-1][3] == 0)) and set(merged[-1][1]) == set(lay[1]):
-            m = merged[-1]
-            m[0] += lay[0]
-            m[3] = lay[3]
-            m[4] = max(m[4], lay[4])
-            m[5] += lay[5]
-        else:
-            merged.append(list(lay))
+    merged = _one_layer(t.players, level, dead_total, facts.pot_boundaries)
+    if merged is None:
+        merged = _layers(t.players, level, dead_total, facts.pot_boundaries)
 
-    claims = t.of(M.PotClaim)
+    claims = by.get(M.PotClaim, _NONE)
     # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
     claim = next((c for c in claims if c.street == "summary"), claims[0]) if claims else None
     rake = claim.rake or 0 if claim else 0
@@ -381,13 +347,18 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             cut = take if take < lay[0] else lay[0]
             take -= cut
             nets.append(lay[0] - cut)
-    keys = _seat_keys(t)
-    pots = [
-        Pot("main" if i == 0 else f"side-{i}", a, tuple(_clockwise(t, e, keys)), lo, hi, who, d, net)
-        for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True))
-    ]
+    # each pot's players in the order odd chips go: the seats' order, needed once two can win a pot
+    keys: dict[str, int] | None = None
+    for lay in merged:
+        if len(lay[1]) > 1:
+            keys = _seat_keys(t)
+            break
+    pots = []
+    for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True)):
+        order = tuple(_clockwise(t, e, keys) if len(e) > 1 else e)
+        pots.append(Pot("main" if i == 0 else f"side-{i}", a, order, lo, hi, who, d, net))
     pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
-    pt.boards = boards_by_run(t.of(M.Board))
+    pt.boards = boards_by_run(by.get(M.Board, []))
     seen = _Seen(shown_cards(t), keys)
     if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
         # The site does not say which pot the rake came from: a winner of a pot is owed at least
@@ -422,13 +393,92 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             # who paid the antes moves the pot layers and the uncalled part: not judged
             pt.decided, pt.antes_decide_total = False, not expected_returns
             pt.notes.append("the antes are unattributed: who should have won each pot is not judged")
-    for c in t.of(M.Collect):
+    for c in by.get(M.Collect, _NONE):
         pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
     if t.facts.collects_only_at_showdown and not t.of(M.Collect):
         for r in t.of(M.SeatResult):  # no collect line at all: the summary's "won $X" is the award
             if r.won:
                 pt.collected[r.player] = pt.collected.get(r.player, 0) + sum(r.won)
     return pt
+
+
+def _layers(players: dict[str, Player], level: dict[str, int], dead_total: int, mode: str) -> list[list[Any]]:
+    """The pots as layers ``[amount, eligible, low, high, contributors, dead]``: a layer at every
+    contribution level (``mode`` "merge") or at every all-in level ("allin_boundaries"), each won
+    by the players still in who reach it (C2); the dead money (``dead_total``) in a layer of its
+    own, won by any live hand (C3); adjacent layers with the same players merged ("merge"; with
+    "allin_boundaries" only into the dead layer), a layer nobody can win into the one below (C4)."""
+    entries = [(n, v, players[n].folded) for n, v in level.items()]
+    if mode == "allin_boundaries":
+        bounds = {v for n, v, _ in entries if v > 0 and players[n].all_in}
+        most = max(level.values(), default=0)
+        if most:
+            bounds.add(most)
+    else:
+        bounds = {v for v in level.values() if v > 0}
+    layers: list[list[Any]] = []
+    prev = 0
+    for lev in sorted(bounds):
+        amount = who = 0
+        elig = []
+        for n, v, out in entries:
+            if v > prev:  # (a contribution at or below the layer's floor puts nothing in it)
+                who += 1
+                amount += (v if v < lev else lev) - prev
+                if v >= lev and not out:
+                    elig.append(n)
+        layers.append([amount, elig, prev, lev, who, 0])
+        prev = lev
+    # C3: dead money (dead blinds, house money) is won with the main pot by any live hand
+    if dead_total:
+        live_players = [n for n, _, out in entries if not out]
+        layers.insert(0, [dead_total, live_players, 0, 0, 0, dead_total])
+    # C4: merge adjacent layers with the same eligible players (allin_boundaries: only the dead layer)
+    merge_all = mode == "merge"
+    merged: list[list[Any]] = []
+    for lay in layers:
+        if not lay[1] and merged:  # nobody left to win this layer: it goes to the one below
+            merged[-1][0] += lay[0]
+            continue
+        if merged and (merge_all or (merged[-1][5] and merged[-1][3] == 0)) and set(merged[-1][1]) == set(lay[1]):
+            m = merged[-1]
+            m[0] += lay[0]
+            m[3] = lay[3]
+            m[4] = max(m[4], lay[4])
+            m[5] += lay[5]
+        else:
+            merged.append(list(lay))
+    return merged
+
+
+def _one_layer(players: dict[str, Player], level: dict[str, int], dead_total: int,
+               mode: str) -> list[list[Any]] | None:  # fmt: skip
+    """The layers of :func:`_layers` in the common case, without layering: no dead money, every
+    player still in has put in the most, and nobody folded all-in below it ("allin_boundaries"):
+    one pot of everything, won by the players still in.  None when the case is not this one
+    (``tests/test_pots_layers.py`` keeps the two equal)."""
+    if dead_total:
+        return None
+    most = max(level.values(), default=0)
+    if most <= 0:
+        return None
+    allin = mode == "allin_boundaries"
+    amount = who = 0
+    elig: list[str] = []
+    for n, v in level.items():
+        p = players[n]
+        if v > 0:
+            amount += v
+            who += 1
+        if not p.folded:
+            if v != most:
+                return None
+            elig.append(n)
+        elif allin and p.all_in and v > 0 and v != most:
+            return None
+    if not elig:
+        return None
+    return [[amount, elig, 0, most, who, 0]]
 
 
 def _unattributed_antes(t: Trace) -> int:
@@ -466,10 +516,11 @@ _NOT_YET = object()  # (a hand not evaluated yet: None is an evaluation's "canno
 
 class _Seen:
     """What every award of one hand reads: the cards shown (:func:`shown_cards`), the seats'
-    odd-chip order (:func:`_seat_keys`), and the hands already evaluated (by player, run and
-    game: a hand contesting several pots, or awarded again for the rake's bounds, is ranked once)."""
+    odd-chip order (:func:`_seat_keys`; None when no pot has two players who can win it), and the
+    hands already evaluated (by player, run and game: a hand contesting several pots, or awarded
+    again for the rake's bounds, is ranked once)."""
 
-    def __init__(self, shown: tuple[dict[str, tuple[str, ...]], set[str]], keys: dict[str, int]) -> None:
+    def __init__(self, shown: tuple[dict[str, tuple[str, ...]], set[str]], keys: dict[str, int] | None) -> None:
         self.shown, self.mucked = shown
         self.keys = keys
         self.high: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
@@ -520,9 +571,8 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
         if len(contenders) == 1:
             why = "uncontested" if len(eligible) == 1 else "the only hand shown"
             only = contenders[0]
-            for award in _limit_disconnected(t, pt, profile, pot, 1,
-                                             [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)],
-                                             shown, allowance):  # fmt: skip
+            whole = [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)]
+            for award in _limit_disconnected(t, pt, profile, pot, 1, whole, shown, allowance) if allowance else whole:
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:

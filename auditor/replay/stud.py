@@ -22,7 +22,6 @@ not flagged.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
@@ -103,6 +102,8 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         self.betting = hand.structure == "FL"
         self.trace.betting = self.betting
         self.small_bet, self.big_bet = self._limits()
+        # no limits known: no fixed-limit size (B009) can be judged; the rest of the facts stand
+        self.fl_sized = self.fl and self.small_bet != 0
         self.bb = self.small_bet
         self.trace.big_blind = self.small_bet
         self.min_inc = self.small_bet
@@ -120,13 +121,6 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         if small or big:
             return small or big, 2 * (small or big)
         return 0, 0  # the export does not print the limits: sizes are not judged, the order is
-
-    def _before(self, pl: Player, kind: str) -> tuple[Any, ...]:
-        facts = super()._before(pl, kind)
-        if self.small_bet:
-            return facts
-        # no limits known: no fixed-limit size (B009) can be judged; the rest of the facts stand
-        return (*facts[:15], None, None, *facts[17:18], False, *facts[19:])
 
     # ------------------------------------------------------------------ who acts first
     def bring_in_candidates(self) -> list[Player] | None:
@@ -157,7 +151,7 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         return [pl for pl in alive if keys[pl.name] == best]
 
     def _anchor_before(self, pl: Player) -> None:
-        idx = self.order.index(pl)
+        idx = next(k for k, q in enumerate(self.order) if q is pl)  # (by identity: no field-by-field ``==``)
         self.anchor_seat = float(self.order[idx - 1].seat if len(self.order) > 1 else pl.seat - 1)  # (float: mypyc)
 
     def _anchor_from(self, candidates: list[Player] | None) -> None:
@@ -180,7 +174,7 @@ class StudReplay(CompletionMixin):  # (a Replay: one base, as a compiled class n
         self.full_level = 0
         self.raises = 0
         self.round_players = self.count_active()
-        bring = next((e for e in self.h.events if isinstance(e, M.Post) and e.kind == "bring_in"), None)
+        bring = next((e for e in self.trace.of(M.Post) if e.kind == "bring_in"), None)
         if bring is not None and bring.player in self.players and self.players[bring.player].seated:
             # action starts left of the bring-in, whoever posted it (a wrong bring-in is B012's finding)
             self.anchor_seat = float(self.players[bring.player].seat)
