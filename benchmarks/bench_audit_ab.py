@@ -17,7 +17,9 @@ by this process with pokerkit) while the others wait; the best (least) process C
 side and row is kept, the cyclic collector off during a pass, as in ``bench_audit.py --cpu``.
 All sides see the same minutes of the machine, so a change of its load falls on all of them.
 
-The table gives hands/s and each side's ratio to the first side.
+The table gives each side's best hands/s, the ratio of its best to the first side's best, and the
+median over the rounds of the ratio of the first side's time to its own in the same round (each
+round's passes are seconds apart: the steadier figure when the load changes between rounds).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import argparse
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,7 +71,7 @@ def child(corpus: str, selection: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--side", action="append", required=True, metavar="NAME=EXE[:DIR]",
+    ap.add_argument("--side", action="append", default=[], metavar="NAME=EXE[:DIR]",
                     help="an interpreter (and a checkout on PYTHONPATH); the first is the reference")  # fmt: skip
     ap.add_argument("--rounds", type=int, default=8, help="timed passes of each side, interleaved (default 8)")
     ap.add_argument("--corpus", default=str(common.default_corpus()))
@@ -78,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child(args.corpus, args.child)
         return 0
+    if not args.side:
+        ap.error("give at least one --side NAME=EXE[:DIR]")
     from bench_parse import pokerkit_classify
     from pokerkit.notation import PokerStarsParser
 
@@ -93,20 +98,26 @@ def main(argv: list[str] | None = None) -> int:
             name, _, exe = spec.partition("=")
             exe, _, path = exe.partition(":")
             side_env = {**env, "PYTHONPATH": str(Path(path).resolve())} if path else env
+            exe = os.path.abspath(exe)  # (not resolved: a virtual environment's python is a link to the real one)
             cmd = [exe, "-P", str(Path(__file__).resolve()), "--child", f.name, "--corpus", args.corpus]
             procs[name] = p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                                env=side_env, cwd="/")  # fmt: skip
             assert p.stdout is not None
             where[name] = json.loads(p.stdout.readline())["ready"]
         best: dict[str, dict[str, tuple[float, int]]] = {name: {} for name in procs}
+        rounds: list[dict[str, dict[str, float]]] = []  # each round's seconds, by side and row
         for _ in range(args.rounds):
+            this_round: dict[str, dict[str, float]] = {}
             for name, p in procs.items():
                 assert p.stdin is not None and p.stdout is not None
                 p.stdin.write("go\n")
                 p.stdin.flush()
+                this_round[name] = {}
                 for row, (s, n) in json.loads(p.stdout.readline()).items():
+                    this_round[name][row] = s
                     if row not in best[name] or s < best[name][row][0]:
                         best[name][row] = (s, n)
+            rounds.append(this_round)
     finally:
         for p in procs.values():
             if p.stdin is not None:
@@ -119,15 +130,17 @@ def main(argv: list[str] | None = None) -> int:
         line: list[Any] = [name]
         for row in ROWS:
             s, n = best[name][row]
-            line += [f"{n / s:,.0f}", f"{best[first][row][0] / s:.3f}x"]
+            paired = statistics.median(r[first][row] / r[name][row] for r in rounds)
+            line += [f"{n / s:,.0f}", f"{best[first][row][0] / s:.3f}x", f"{paired:.3f}x"]
         rows.append(line)
-    print(f"bench_audit_ab: {args.corpus}; best of {args.rounds} interleaved passes, CPU time")
+    print(f"bench_audit_ab: {args.corpus}; {args.rounds} interleaved passes, CPU time")
     for name, w in where.items():
         print(f"  {name}: {w}")
-    head = ["side"] + [h for row in ROWS for h in (f"{row} h/s", f"x {first}")]
+    print(f"h/s: the best pass; 'best x': its ratio to {first}'s best; 'paired x': the median of the rounds' ratios")
+    head = ["side"] + [h for row in ROWS for h in (f"{row} h/s", "best x", "paired x")]
     print(common.format_table(head, rows))
     if args.json:
-        args.json.write_text(json.dumps({"rounds": args.rounds, "packages": where, "best_s": best}))
+        args.json.write_text(json.dumps({"rounds": rounds, "packages": where, "best_s": best}))
     return 0
 
 
