@@ -1,6 +1,6 @@
 """bench_audit's full audit of several builds in lockstep (for a machine whose load changes).
 
-Run from anywhere::
+Run from the repository root (the paths below are relative to it)::
 
     .venv-compiled/bin/python benchmarks/bench_audit_ab.py --rounds 10 \\
         --side start=.venv/bin/python:/tmp/start \\
