@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from auditor.formats.registry import Registry
 
 PlPreflop = Literal["true_value", "assume_full", "sb_as_bb"]
 FlHeadsUp = Literal["none", "round_starts_headsup", "becomes_headsup_before_cap", "tournament_headsup_only"]
@@ -211,15 +214,21 @@ class _Profiles(Mapping[str, Profile]):
 PROFILES: Mapping[str, Profile] = _Profiles()
 
 
+_REGISTRY: list[Registry] = []  # the format registry, bound on first use (it imports this module)
+
+
 def for_hand(site: str, name: str | None) -> Profile:
     """The profile named on the command line, or the house profile of the hand's format (the TDA
-    book where the format declares none)."""
+    book where the format declares none): :meth:`~auditor.formats.registry.Registry.house_profile`,
+    looked up once a hand without an import statement or a call into the registry (issue 16)."""
     if name:
         return PROFILES[name]
-    from auditor.formats import REGISTRY
+    if not _REGISTRY:
+        from auditor.formats import REGISTRY
 
-    fmt = REGISTRY.get(site)
-    return fmt.profile if fmt is not None and fmt.profile is not None else BOOKS["tda"]
+        _REGISTRY.append(REGISTRY)
+    registry = _REGISTRY[0]
+    return registry.house.get(site) or registry.house_profile(site)
 
 
 def with_options(p: Profile, **kw: object) -> Profile:

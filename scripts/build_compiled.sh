@@ -41,6 +41,7 @@ MODULES=(
   auditor/formats/pegline
   auditor/formats/peg
   auditor/formats/quick
+  auditor/formats/partial
   auditor/handprint
   auditor/crosshand_rows
   auditor/times

@@ -4,7 +4,7 @@
 # meaningful part of the suite against the *installed, compiled* package: the goldens, the betting
 # and pot vectors and seeds, stud/draw, the fast-path identity, the model classes (native, frozen, pickled),
 # the cross-hand rows, the reading of the input (decoding, splitting, hostile bytes), the finisher (which
-# pickles the run's summary), corpus-expected on a few corpus
+# pickles the run's summary), the partial records, corpus-expected on a few corpus
 # folders, and tests/test_compiled.py, which fails unless the hot modules were loaded from .so files
 # of the installed wheel.  Extra arguments replace that selection (e.g. `tests` for everything).
 #
@@ -40,7 +40,7 @@ if [ "$#" -eq 0 ]; then
     tests/test_compiled.py tests/test_fastinit.py tests/test_golden.py tests/test_vectors_betting.py tests/test_vectors_pots.py \
     tests/test_seeds_betting.py tests/test_seeds_pots.py tests/test_studdraw.py tests/test_fast_path.py \
     tests/test_crosshand_rows_fast.py tests/test_ingest.py tests/test_ingest_dispatch.py tests/test_hostile_input.py \
-    tests/test_finish.py tests/test_replay_steps.py tests/test_pots_layers.py tests/test_replay_fastpath.py \
+    tests/test_finish.py tests/test_replay_steps.py tests/test_pots_layers.py tests/test_replay_fastpath.py tests/test_partial_records.py \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[pokerstars]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[ggpoker]" \
     "tests/test_corpus_expected.py::test_serious_findings_are_exactly_the_listed_ones[winamax]"

@@ -41,6 +41,7 @@ HOT = (
     "auditor.formats.pegline",
     "auditor.formats.peg",
     "auditor.formats.quick",
+    "auditor.formats.partial",
     "auditor.handprint",
     "auditor.crosshand_rows",
     "auditor.times",

@@ -62,7 +62,7 @@ def complete(a: Any, seats: list[M.Seat], events: list[M.Event]) -> tuple[list[M
         if derived
         else "no seat lines and no summary seats: the players' seats and stacks are unknown"
     ]
-    if not any(isinstance(e, M.Post | M.Action) for e in events):
+    if not any(isinstance(e, (M.Post, M.Action)) for e in events):
         extras[BETTING] = "unprinted"
         lacks.append("no blinds and no betting: only the printed pot, collects and rake are compared")
     message = "a partial record: " + "; ".join(lacks) + " (stacks and betting not printed are not judged)"

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
 from parsimonious.expressions import OneOf, Quantifier, Regex
@@ -358,13 +358,6 @@ class _Slow(Exception):
     """The fast line path met something only the full parse can report exactly."""
 
 
-class _Line(NamedTuple):
-    """A body line as the handlers see it in the fast path (``node.text``, as a parse node has);
-    a named tuple: one is made per line, and a frozen dataclass costs twice as much to build."""
-
-    text: str
-
-
 Parts = list[tuple[str, dict[str, Any]]]
 
 
@@ -443,7 +436,7 @@ class PegVisitor:
                         raise _Slow
                     parts = []
                     _regex_parts(node, parts)
-                handlers[handler](self, parts, _Line(line))
+                handlers[handler](self, parts, line)  # (the line itself: see on_unknown)
                 break
             else:
                 raise _Slow
@@ -466,7 +459,7 @@ class PegVisitor:
             if got is None or got[0] != len(lines[0]):
                 raise _Slow  # the full parse reports it
             a.col = 1
-            HANDLERS["header"](self, got[1], _Line(lines[0]))
+            HANDLERS["header"](self, got[1], lines[0])
         else:
             header = plan.header.match(lines[0])  # ParseError: the full parse reports it
             if header.end != len(lines[0]):
@@ -686,8 +679,10 @@ class PegVisitor:
     def on_info(self, parts: Parts, node: Node) -> None:
         """Lines that are understood and carry nothing the event log needs ("Hand was run twice")."""
 
-    def on_unknown(self, parts: Parts, node: Node | _Line) -> None:
-        self.a.unrecognised(node.text)
+    def on_unknown(self, parts: Parts, node: Node | str) -> None:
+        """A line no other rule reads: ``node`` is its parse node, or in the fast path the line
+        itself (no object is built per line for the handlers, which read only their parts)."""
+        self.a.unrecognised(node if isinstance(node, str) else node.text)
 
 
 _SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from auditor.findings import Finding
 from auditor.formats.chunk import Chunk
 from auditor.formats.facts import ExportFacts
-from auditor.profiles import Profile, profile_from_mapping
+from auditor.profiles import BOOKS, Profile, profile_from_mapping
 
 if TYPE_CHECKING:
     from auditor.model import Hand
@@ -74,6 +74,19 @@ class DocumentReader(Reader, Protocol):
 _RULE_DEF = re.compile(r"^(\w+)\s*=\s*(.+?)\s*$", re.M)
 _REGEX_LIT = re.compile(r'~r"((?:[^"\\]|\\.)*)"(\w*)')
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+class _PegReader:
+    """The reader of a text format: :func:`auditor.formats.peg.read_hand` with the format's compiled
+    grammar bound (``read`` is that function itself, not a method calling it: one call a hand into
+    the compiled build's ``read_hand``, issue 16)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, grammar: Any) -> None:
+        from auditor.formats.peg import read_hand
+
+        self.read: Callable[[Chunk], tuple[Hand | None, list[Finding]]] = partial(read_hand, grammar)
 
 
 @dataclass
@@ -120,15 +133,7 @@ class Format:
             module = importlib.import_module(self.reader_module)
             r: Reader = module.Reader(self)
             return r
-        from auditor.formats.peg import read_hand
-
-        grammar = self.peg  # one compiled grammar per format and process (the splitter uses it too)
-
-        class _Peg:
-            def read(self, chunk: Chunk) -> tuple[Hand | None, list[Finding]]:
-                return read_hand(grammar, chunk)
-
-        return _Peg()
+        return _PegReader(self.peg)  # one compiled grammar per format and process (the splitter uses it too)
 
     @cached_property
     def peg(self) -> Any:
@@ -256,6 +261,9 @@ class Registry:
     def __init__(self, directories: list[Path] | None = None) -> None:
         self.directories: list[Path] = list(directories) if directories is not None else [grammar_dir()]
         self._formats: dict[str, Format] | None = None
+        #: each site's house profile, as :meth:`house_profile` finds it (read once a hand by
+        #: :func:`auditor.profiles.for_hand`; emptied, not replaced, when the cards change)
+        self.house: dict[str, Profile] = {}
 
     def add_directory(self, directory: Path | str) -> None:
         """Register the format cards of another directory (a plug-in format, or a test's toy format)."""
@@ -268,6 +276,7 @@ class Registry:
 
     def _reset(self) -> None:
         self._formats = None
+        self.house.clear()
         for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
                      "preamble", "patterns"):  # fmt: skip
             self.__dict__.pop(attr, None)
@@ -289,11 +298,24 @@ class Registry:
                 found[fmt.name] = fmt
         return found
 
+    # (the loaded cards read directly once loaded, not through the property: these run once a hand)
     def __getitem__(self, name: str) -> Format:
-        return self.formats[name]
+        found = self._formats
+        return (found if found is not None else self.formats)[name]
 
     def get(self, name: str) -> Format | None:
-        return self.formats.get(name)
+        found = self._formats
+        return (found if found is not None else self.formats).get(name)
+
+    def house_profile(self, site: str) -> Profile:
+        """The house profile of the format ``site`` (the TDA book where the format declares none, or
+        is not registered), remembered per site in :attr:`house`."""
+        got = self.house.get(site)
+        if got is None:
+            fmt = self.get(site)
+            got = fmt.profile if fmt is not None and fmt.profile is not None else BOOKS["tda"]
+            self.house[site] = got
+        return got
 
     def supported(self) -> list[Format]:
         return [f for f in self.formats.values() if f.supported]
@@ -420,11 +442,15 @@ class Registry:
         return None
 
     def facts_for(self, hand: Hand) -> ExportFacts:
-        fmt = self.get(hand.site)
+        """The export facts of ``hand``: its format's, or its brand's (read once a hand: the cards
+        looked up directly, :meth:`Format.facts_for` written out)."""
+        formats = self._formats if self._formats is not None else self.formats
+        fmt = formats.get(hand.site)
         if fmt is None:
             raise KeyError(f"no format card for {hand.site!r}: its export facts are unknown")
         extras = hand.extras
-        source = self.get(extras.get("source_site", ""))
+        source_site = extras.get("source_site")
+        source = formats.get(source_site) if source_site is not None else None
         if source is not None and source is not fmt:
             # a record hhaudit wrote in an interchange format (PHH, OHH: `source_*` extras): its
             # collects, returns and totals are the source site's claims, printed the source's way
@@ -433,7 +459,8 @@ class Registry:
         if "converted" in extras and "converted" in fmt.brands:
             # a record a third-party converter rewrote (its reader marks it): the card's converted facts
             return fmt.brands["converted"]
-        return fmt.facts_for(extras.get("brand"))
+        brand = extras.get("brand")
+        return fmt.brand_facts.get(brand.lower(), fmt.facts) if brand else fmt.facts
 
     def profiles(self) -> dict[str, Profile]:
         return {f.profile.name: f.profile for f in self.formats.values() if f.profile is not None}
