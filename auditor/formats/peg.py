@@ -277,7 +277,7 @@ Candidate = tuple[str, str, "re.Pattern[str] | None", Any, str, str, "LineRegex 
 
 #: Most lines a :attr:`Dispatch.memo` holds before it starts again empty (bounded memory: a few
 #: hundred kilobytes; 1,024 lines keep 55% of a PokerStars night's body lines, 4,096 keep 59%).
-MEMO_LINES = 1024
+MEMO_LINES = 2048
 
 
 @dataclass(frozen=True, slots=True)
