@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.formats import REGISTRY, Chunk
-from auditor.formats import peg
+from auditor.formats import REGISTRY, Chunk, peg
 from auditor.formats.peg import MEMO_LINES, PegGrammar, read_hand
 from auditor.formats.quick import READERS
 from auditor.ingest import expand_paths, read_stream
