@@ -24,8 +24,9 @@ records which hands each parser accepts.  Rows: all hands, No-Limit Hold'em hand
 pokerkit accepted (the fair like-for-like comparison).
 
 ``--sites pokerstars,ggpoker,winamax [--previous DIR] [--rounds N]`` measures instead, per corpus
-folder, hhaudit's parse alone (``parse_chunk``) and the full audit (``parse_chunk`` then
-``audit_hand``) in microseconds a hand of CPU time, this checkout and, with ``--previous``, another
+folder, hhaudit's parse alone (``parse_chunk``), the body lines' part of it (``read_lines``, timed
+per hand: :func:`body_lines_us`) and the full audit (``parse_chunk`` then ``audit_hand``) in
+microseconds a hand of CPU time, this checkout and, with ``--previous``, another
 checkout (``PYTHONPATH=DIR``; "this" is the hhaudit the interpreter imports, an installed
 compiled wheel too), each in its own process, the two alternating ``--rounds`` times
 (the best run of each kept): a same-run comparison on a machine shared with other work.
@@ -302,6 +303,43 @@ def phh_bench(corpora: Sequence[Path], repeat: int, json_out: Path | None) -> in
     return 0
 
 
+def body_lines_us(parse: Callable[[], None], repeat: int, hands: int) -> float:
+    """CPU time a hand in the body lines' reading (``PegVisitor.read_lines``: every line after the
+    seats, the assembler's work on them included), the best of ``repeat`` parse runs: the method is
+    wrapped with a timer for the measurement (two ``time.process_time`` calls a hand, in both
+    checkouts alike), then restored."""
+    import gc
+
+    from auditor.formats.peg import PegVisitor
+
+    own = PegVisitor.read_lines
+    spent = [0.0]
+    clock = time.process_time
+
+    def timed(self: Any, lines: Sequence[str], first: int) -> None:
+        t0 = clock()
+        try:
+            own(self, lines, first)
+        finally:
+            spent[0] += clock() - t0
+
+    runs: list[float] = []
+    PegVisitor.read_lines = timed  # type: ignore[method-assign]
+    try:
+        for _ in range(max(1, repeat)):
+            spent[0] = 0.0
+            gc.collect()
+            gc.disable()
+            try:
+                parse()
+            finally:
+                gc.enable()
+            runs.append(spent[0])
+    finally:
+        PegVisitor.read_lines = own  # type: ignore[method-assign]
+    return 1e6 * min(runs) / hands
+
+
 def sites_worker(sites: str, repeat: int) -> int:
     """``--sites`` in one process: per folder, parse and full audit, µs a hand (CPU time), as JSON."""
     import auditor
@@ -325,8 +363,9 @@ def sites_worker(sites: str, repeat: int) -> int:
 
         tp = common.best_of(parse, repeat, warmup=1, clock=time.process_time)
         ta = common.best_of(audit, repeat, warmup=1, clock=time.process_time)
+        body = body_lines_us(parse, repeat, len(chunks))
         out[site] = {"hands": len(chunks), "parse_us": 1e6 * tp.best / len(chunks),
-                     "audit_us": 1e6 * ta.best / len(chunks)}  # fmt: skip
+                     "audit_us": 1e6 * ta.best / len(chunks), "body_us": body}  # fmt: skip
     print(json.dumps(out))
     return 0
 
@@ -351,21 +390,23 @@ def sites_bench(sites: str, repeat: int, rounds: int, previous: str | None, json
                 print(done.stderr, file=sys.stderr)
                 return 2
             runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
-    best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us")}
+    best = {k: {site: {m: min(r[site][m] for r in rs) for m in ("parse_us", "audit_us", "body_us")}
                 for site in sites.split(",")} for k, rs in runs.items()}  # fmt: skip
     print(f"bench_parse --sites: CPU time, best of {repeat} runs in each of {rounds} alternating process rounds; "
           f"{common.environment()}")  # fmt: skip
-    head = ["site", "hands", "parse us/hand", "full audit us/hand", "full audit h/s"]
+    head = ["site", "hands", "body lines us/hand", "parse us/hand", "full audit us/hand", "full audit h/s"]
     if previous:
-        head += ["previous parse us", "previous audit us (h/s)", "parse x previous", "audit x previous"]
+        head += ["previous body us", "previous parse us", "previous audit us (h/s)", "body x previous",
+                 "parse x previous", "audit x previous"]  # fmt: skip
     table = []
     for site, b in best["this"].items():
-        row: list[Any] = [site, runs["this"][0][site]["hands"], f"{b['parse_us']:.1f}", f"{b['audit_us']:.1f}",
-                          f"{1e6 / b['audit_us']:,.0f}"]  # fmt: skip
+        row: list[Any] = [site, runs["this"][0][site]["hands"], f"{b['body_us']:.1f}", f"{b['parse_us']:.1f}",
+                          f"{b['audit_us']:.1f}", f"{1e6 / b['audit_us']:,.0f}"]  # fmt: skip
         if previous:
             p = best["previous"][site]
-            row += [f"{p['parse_us']:.1f}", f"{p['audit_us']:.1f} ({1e6 / p['audit_us']:,.0f})",
-                    f"{p['parse_us'] / b['parse_us']:.2f}x", f"{p['audit_us'] / b['audit_us']:.2f}x"]  # fmt: skip
+            row += [f"{p['body_us']:.1f}", f"{p['parse_us']:.1f}", f"{p['audit_us']:.1f} ({1e6 / p['audit_us']:,.0f})",
+                    f"{p['body_us'] / b['body_us']:.2f}x", f"{p['parse_us'] / b['parse_us']:.2f}x",
+                    f"{p['audit_us'] / b['audit_us']:.2f}x"]  # fmt: skip
         table.append(row)
     print(common.format_table(head, table))
     print("timed: " + "; ".join(f"{k} {rs[0]['auditor']}" for k, rs in runs.items()))

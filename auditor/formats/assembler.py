@@ -60,6 +60,20 @@ _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
 _REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
 
+#: Amounts already read (``HandAssembler.amt``), by how they are read (decimals, ``dot_thousands``)
+#: and their text: a night's amounts repeat ("$0.02", "100"), and a dict look-up costs less than
+#: the call of ``to_minor``'s cache.  Each dict starts again empty past :data:`AMOUNTS_KEPT` texts.
+_AMOUNTS: dict[tuple[int, bool], dict[str, int]] = {}
+AMOUNTS_KEPT = 4096
+
+
+def _amounts_read(decimals: int, dot_thousands: bool) -> dict[str, int]:
+    """The amounts already read with ``decimals`` and ``dot_thousands`` (see :data:`_AMOUNTS`)."""
+    known = _AMOUNTS.get((decimals, dot_thousands))
+    if known is None:
+        known = _AMOUNTS[(decimals, dot_thousands)] = {}
+    return known
+
 
 def _registry() -> Registry:
     """The format registry (an import statement in a function costs ~1.5 us a call: once a hand
@@ -107,14 +121,15 @@ class HandAssembler:
         self.run = 1
         self.runs = 1
         self.street_bet: dict[str, int] = {}
-        self.decimals = 0
+        # (the facts a reader passes are its format card's: no registry look-up per hand)
+        self.dot_thousands = facts.dot_thousands if facts is not None else _dot_thousands(format_name)
+        self._decimals = 0
+        self._amounts = _amounts_read(0, self.dot_thousands)
         self.line = first_line
         self.col = 1
         self.complete = False
         self.cancelled = False
         self.small_blind_seen = False
-        # (the facts a reader passes are its format card's: no registry look-up per hand)
-        self.dot_thousands = facts.dot_thousands if facts is not None else _dot_thousands(format_name)
         # exports that print no street markers (Bodog network, 2012): the streets are told by the
         # betting (see _next_street_by_betting); the event index where each inferred street began
         self.unmarked = False
@@ -135,14 +150,31 @@ class HandAssembler:
         return hand, self.findings
 
     # -- amounts
+    @property
+    def decimals(self) -> int:
+        """The decimals of this hand's amounts (fixed by the header: see :meth:`header`)."""
+        return self._decimals
+
+    @decimals.setter
+    def decimals(self, value: int) -> None:
+        self._decimals = value
+        self._amounts = _amounts_read(value, self.dot_thousands)
+
     def amt(self, text: str | None) -> int:
         """A printed amount in this hand's minor units (0 when nothing is printed)."""
         if text is None:
             return 0
+        known = self._amounts.get(text)
+        if known is not None:
+            return known
         try:
-            return to_minor(text, self.decimals, self.dot_thousands)
+            value = to_minor(text, self._decimals, self.dot_thousands)
         except AmountError as e:
             raise ReadFailure("P006", self.line, self.col, str(e), e.needed) from None
+        if len(self._amounts) >= AMOUNTS_KEPT:
+            self._amounts.clear()
+        self._amounts[text] = value
+        return value
 
     def number(self, text: object, what: str) -> int:
         """A printed whole number (a seat, the button, the table size): ASCII digits only, at most

@@ -275,15 +275,31 @@ class HeadPlan:
 Candidate = tuple[str, str, "re.Pattern[str] | None", Any, str, str, "LineRegex | None", "tuple[int, ...] | None"]
 
 
+#: Most lines a :attr:`Dispatch.memo` holds before it starts again empty (bounded memory: a few
+#: hundred kilobytes; 1,024 lines keep 55% of a PokerStars night's body lines, 4,096 keep 59%).
+MEMO_LINES = 2048
+
+
 @dataclass(frozen=True, slots=True)
 class Dispatch:
-    """Line rules by first character (see :attr:`PegGrammar.dispatch`)."""
+    """Line rules by first character (see :attr:`PegGrammar.dispatch`).
+
+    ``memo`` holds, by the text of a body line already read whole by a rule with a reader of
+    :mod:`~auditor.formats.quick`, that reader and the line's values: what matching the line again
+    would give, since a line's reading depends on its text and the grammar alone (the most
+    frequent lines repeat: "Ann: folds", "*** FLOP *** ...", "Seat 4: Bob folded before Flop (didn't
+    bet)").  It is a cache of the grammar's own answers, never written by hand, bounded by
+    :data:`MEMO_LINES`, and not pickled with the grammar.
+    """
 
     by_first: dict[str, tuple[Candidate, ...]]
     other: tuple[Candidate, ...]  # lines whose first character starts no rule's prefix
+    memo: dict[str, tuple[Callable[[PegVisitor, tuple[Any, ...]], None], tuple[Any, ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (see by_fields)
-        return by_fields(self)
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # the compiled build pickles it (not its memo)
+        return Dispatch, (self.by_first, self.other)
 
     @classmethod
     def of(cls, lines: Sequence[LineRule]) -> Dispatch:
@@ -396,7 +412,7 @@ class PegVisitor:
     def read_lines(self, lines: Sequence[str], first: int) -> None:
         """Read body lines one by one with the grammar's ``entry`` alternatives."""
         d = self.g.dispatch
-        by_first, other = d.by_first, d.other
+        by_first, other, memo = d.by_first, d.other, d.memo
         handlers = HANDLERS
         readers = READERS
         a = self.a
@@ -405,6 +421,10 @@ class PegVisitor:
             if not line:
                 continue
             a.line = first + j
+            known = memo.get(line)
+            if known is not None:  # read before: the same reader, the same values (see Dispatch.memo)
+                known[0](self, known[1])
+                continue
             for prefix, needs, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
@@ -417,7 +437,11 @@ class PegVisitor:
                     if m.end() != len(line):
                         raise _Slow
                     if quick is not None:  # the line's values as one tuple (see auditor.formats.quick)
-                        readers[handler](self, m.group(*quick))
+                        reader, values = readers[handler], m.group(*quick)
+                        if len(memo) >= MEMO_LINES:
+                            memo.clear()
+                        memo[line] = (reader, values)
+                        reader(self, values)
                         break
                     parts: Parts = [(name, m.groupdict())]
                 elif fast is not None:  # the expression as one regex: what parsimonious would give
