@@ -641,6 +641,11 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     game = h.game
     if game not in _AWARD_GAMES or h.runs > 1:
         return NOTHING
+    for s in t.of(M.Show):  # (most hands show no described hand: their card events are not gathered)
+        if s.description:
+            break
+    else:
+        return NOTHING
     out: list[Finding] | None = None
     hilo = game in HILO_GAMES
     board: list[str] = []

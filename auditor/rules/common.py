@@ -23,17 +23,14 @@ CardEvent = M.HoleCards | M.Show | M.Muck | M.SeatResult | M.Board
 
 def card_events(t: Trace) -> list[CardEvent]:
     """The hand's events that deal, show or muck cards (hole cards, shows, mucks, the summary's
-    seat results: those that name at least one card) and its boards, in record order: one pass
-    over the events per hand, shared by the rules that read cards (H002, H004, D001) instead of
-    each walking every event.  (The model's event classes are final: a type test is an isinstance
-    test.)"""
-    got: list[CardEvent] | None = t.cache.get("card_events")
-    if got is None:
-        got = t.cache["card_events"] = [
-            e
-            for e in t.hand.events
-            if type(e) is M.Board or (type(e) in _HOLDINGS and (e.cards or (type(e) is M.HoleCards and e.new_cards)))  # type: ignore[attr-defined]
-        ]
+    seat results: those that name at least one card) and its boards, in record order (D001's: H002
+    and H004 read the events in their own pass, :func:`auditor.rules.hand.dealt`).  (The model's
+    event classes are final: a type test is an isinstance test.)"""
+    got: list[Any] = [
+        e
+        for e in t.hand.events
+        if type(e) is M.Board or (type(e) in _HOLDINGS and (e.cards or (type(e) is M.HoleCards and e.new_cards)))  # type: ignore[attr-defined]
+    ]
     return got
 
 
