@@ -67,10 +67,10 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if not t.facts.prints_uncalled or t.facts.converted or h.cancelled:
         return out
-    if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
-        return out  # an export of an era that printed no return line; the total shows it went back
     if pt.expected_returns == pt.printed_returns:
         return out  # (every return printed as it should be: nothing below would differ)
+    if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
+        return out  # an export of an era that printed no return line; the total shows it went back
     for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
@@ -89,9 +89,11 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
 
 def _silent_era(t: Trace) -> bool:
     """The hand dates from before its site printed uncalled-bet returns."""
-    year = t.hand.start_time[:4] if t.hand.start_time else ""
     before = t.facts.silent_returns_before
-    return before is not None and year.isdecimal() and int(year) < before
+    if before is None:
+        return False
+    year = t.hand.start_time[:4] if t.hand.start_time else ""
+    return year.isdecimal() and int(year) < before
 
 
 def _expected_total(t: Trace, pt: PotTrace) -> int:
@@ -120,7 +122,8 @@ def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
 
 def _total_agrees(claim: M.PotClaim, want: int, house: int) -> bool:
     """The printed total is the expected one (or it plus house money), to the printed precision."""
-    return any(abs(claim.total - w) < claim.unit for w in (want, want + house))
+    total, unit = claim.total, claim.unit
+    return abs(total - want) < unit or abs(total - want - house) < unit
 
 
 @rule("A002", "total-pot-mismatch", Severity.ERROR, stage="pots")

@@ -13,7 +13,7 @@ from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
 from auditor.rules.betting import walk, walked
 from auditor.rules.common import NOTHING, flag
-from auditor.seenstore import SeenStore
+from auditor.seenstore import First, SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 #: The events that name a player's cards (H002, H004).
@@ -68,16 +68,29 @@ class DuplicateIds:
     def __init__(self, seen: SeenStore | None = None) -> None:
         self.seen = seen if seen is not None else SeenStore()
 
+    def first_of(self, hand: M.Hand, fp: bytes) -> First | None:
+        """The first record seen under the hand's id (its site's), or None: then the hand is that
+        first record, remembered with its fingerprint ``fp``.  One lookup a hand (on disk, past
+        the first 10,000 hands, a query of the database): :meth:`copy` and :meth:`differs` judge
+        its answer."""
+        key = (hand.site, hand.hand_id)
+        first = self.seen.get(key)
+        if first is None:
+            self.seen[key] = (hand.path, hand.first_line, fp)
+        return first
+
     def copy_of(self, hand: M.Hand, lines: Sequence[str], fp: bytes | None = None) -> Finding | None:
         """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
         (and the hand is remembered when it is the first with its id).  ``fp``: the lines'
         :func:`fingerprint`, when the caller made it already."""
-        key = (hand.site, hand.hand_id)
-        first = self.seen.get(key)
         fp = fingerprint(lines) if fp is None else fp
-        if first is None:
-            self.seen[key] = (hand.path, hand.first_line, fp)
-            return None
+        first = self.first_of(hand, fp)
+        return None if first is None else self.copy(hand, fp, first)
+
+    @staticmethod
+    def copy(hand: M.Hand, fp: bytes, first: First) -> Finding | None:
+        """H005 when the record ``first`` (:meth:`first_of`) is the same text as ``hand``'s (the
+        same fingerprint ``fp``), else None."""
         if first[2] != fp:
             return None
         return F.make("H005", hand.path, hand.first_line, 1,
@@ -90,15 +103,21 @@ class DuplicateIds:
     ) -> Iterator[Finding]:
         """H001 when another record with the hand's id, different from it, was seen before
         (``fp``: the :func:`fingerprint` of ``lines``, when the caller made it already)."""
-        key = (hand.site, hand.hand_id)
         if fp is None:
             fp = fingerprint(lines) if lines is not None else b""
-        first = self.seen.get(key)
-        if first is None:
-            self.seen[key] = (hand.path, hand.first_line, fp)
-            return
+        first = self.first_of(hand, fp)
+        if first is not None:
+            yield from self.differs(hand, t, first, lines, fp)
+
+    @staticmethod
+    def differs(
+        hand: M.Hand, t: Trace, first: First, lines: Sequence[str] | None = None, fp: bytes = b""
+    ) -> list[Finding]:
+        """H001 on ``hand`` (its trace ``t``; ``lines`` and their fingerprint ``fp``, when known),
+        whose id was seen first as the record ``first`` (:meth:`first_of`), not a copy of it:
+        where the two first differ.  Nothing when ``first`` is the hand itself."""
         if first[1] == hand.first_line and first[0] == hand.path:
-            return  # the hand itself, remembered by copy_of
+            return []  # the hand itself, remembered by copy_of
         where = ""
         data: dict[str, Any] = {}
         if lines is not None and first[2]:
@@ -108,7 +127,7 @@ class DuplicateIds:
                      f"line {first[1] + n} of the first")  # fmt: skip
             data = {"differs_at": hand.first_line + n, "first_differs_at": first[1] + n, "text": text[:200]}
         msg = f"hand id {hand.hand_id} already appeared at {first[0]}:{first[1]} with a different record{where}"
-        yield flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)
+        return [flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)]
 
 
 def dealt(t: Trace) -> list[Finding]:
