@@ -144,8 +144,8 @@ def walk(t: Trace) -> list[Finding]:
                 out.append(flag(t, "B006", e.line, e.col, f"{e.player} bet while facing a bet of "
                                 f"{money(h, s.current_bet)} (a raise was needed)", actual=kind))  # fmt: skip
         elif s.current_bet == 0:
-            out.append(flag(t, "B006", e.line, e.col,
-                            f"{e.player} raised when no bet had been made (a bet was needed)", actual=kind))  # fmt: skip
+            out.append(flag(t, "B006", e.line, e.col, f"{e.player} raised when no bet had been made (a bet was needed)",
+                            actual=kind))  # fmt: skip
         if pl and s.pl_max_to is not None and e.to > s.pl_max_to:  # B008
             out.append(flag(t, "B008", e.line, e.col,
                 f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
