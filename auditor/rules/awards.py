@@ -17,7 +17,7 @@ from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import Pot, PotTrace
-from auditor.rules.common import NOTHING, card_events, flag, money
+from auditor.rules.common import NOTHING, flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
 _CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
@@ -644,7 +644,7 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     game = h.game
     if game not in _AWARD_GAMES or h.runs > 1:
         return NOTHING
-    for s in t.of(M.Show):  # (most hands show no described hand: their card events are not gathered)
+    for s in t.of(M.Show):  # (most hands show no described hand: their events are not read)
         if s.description:
             break
     else:
@@ -653,16 +653,16 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     hilo = game in HILO_GAMES
     board: list[str] = []
     described: set[str] = set()
-    for e in card_events(t):
-        if isinstance(e, M.Board):
+    for e in h.events:  # (the boards and the shows, in record order; the model's event classes are final)
+        if type(e) is M.Board:
             if e.run == 1:
                 board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
                     else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
             continue
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
-        if not isinstance(e, M.Show) or len(board) < 3:
+        if type(e) is not M.Show or len(board) < 3:
             continue
-        if not e.description or not known(e.cards):
+        if not e.cards or not e.description or not known(e.cards):
             continue
         if hilo and e.player in described:
             continue  # Winamax shows a hi-lo hand twice: the second time it describes the low
