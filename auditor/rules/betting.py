@@ -22,11 +22,11 @@ def _betting(k: HandKind) -> bool:
 
 
 def walk(t: Trace) -> list[Finding]:
-    """The betting and table-stakes rules (B001-B010, S001-S003) and the table's (H003) in one
-    walk over the replay's steps: each step is read once and judged by every rule that applies to
-    it, in step order (so each rule's findings come in the order its own walk would find them).
-    The registered checks are views of this walk (:func:`walked`); the audit step calls it once
-    per hand as their group.
+    """The betting and table-stakes rules (B001-B011, S001-S003) and the table's (H003) in one
+    walk over the replay's steps (then its record of each street dealt, for B011): each step is
+    read once and judged by every rule that applies to it, in step order (so each rule's findings
+    come in the order its own walk would find them).  The registered checks are views of this
+    walk (:func:`walked`); the audit step calls it once per hand as their group.
 
     A *live* step is an action by a player still in the hand, before it ended, in a hand whose
     betting rules apply; an action by a folded or all-in player, or after the end, is B005's.
@@ -185,6 +185,13 @@ def walk(t: Trace) -> list[Finding]:
                 "being all-in",
                 expected=s.min_bet, actual=e.to,
             ))  # fmt: skip
+    if t.betting:  # B011: a street dealt while a player still had to act (the replay's record of each street)
+        for so in t.streets:
+            if so.pending:
+                out.append(flag(t, "B011", so.event.line, so.event.col,
+                    f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
+                    pending=list(so.pending),
+                ))  # fmt: skip
     return out
 
 
@@ -368,7 +375,7 @@ def b010(t: Trace) -> Sequence[Finding]:
     return walked(t, "B010")
 
 
-@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b011(t: Trace) -> Sequence[Finding]:
     """The next street was dealt while a player still had to act.
 
@@ -378,16 +385,7 @@ def b011(t: Trace) -> Sequence[Finding]:
     Example: blinds 5/10, UTG calls, the small blind calls, and the flop is dealt without the big
     blind checking or raising.
     """
-    if not t.betting:
-        return NOTHING
-    out: list[Finding] = []
-    for so in t.streets:
-        if so.pending:
-            out.append(flag(t, "B011", so.event.line, so.event.col,
-                f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
-                pending=list(so.pending),
-            ))  # fmt: skip
-    return out
+    return walked(t, "B011")
 
 
 def _completes_bring_in(t: Trace, s: Step) -> bool:
