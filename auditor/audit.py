@@ -199,12 +199,15 @@ class AuditRun:
         if hand is None or not self.audit:
             return Result(chunk, hand, None, found)
         fp = fingerprint(chunk.lines)  # (made once: the copy and the duplicate-id checks both read it)
-        copy = self.dups.copy_of(hand, chunk.lines, fp)
-        if copy is not None:
-            # an identical copy (overlapping exports): named once, not judged or counted again
-            return Result(chunk, hand, None, [copy])
+        first = self.dups.first_of(hand, fp)  # (one lookup: the copy and the duplicate-id checks judge it)
+        if first is not None:
+            copy = self.dups.copy(hand, fp, first)
+            if copy is not None:
+                # an identical copy (overlapping exports): named once, not judged or counted again
+                return Result(chunk, hand, None, [copy])
         a = audit_hand(hand, self.profile_for(hand))
-        found.extend(self.dups.check(hand, a.trace, chunk.lines, fp))
+        if first is not None:
+            found.extend(self.dups.differs(hand, a.trace, first, chunk.lines, fp))
         found.extend(a.findings)
         if self.crosshand is not None:
             self.crosshand.add(a, found, chunk.lines)

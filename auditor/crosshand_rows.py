@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from auditor import model as M
@@ -72,6 +73,22 @@ def copy_columns(lines: Sequence[str]) -> dict[str, Any]:
 
 #: The longest seat name :data:`ANON_RE` can match ("small blind [me]", and a line break before ``$``).
 _ANON_MAX = 17
+#: The first characters of a seat name :data:`ANON_RE` can match: its alternatives' first letters in
+#: either case, and the long s, which its case-insensitive match takes for an "s"
+#: (``tests/test_crosshand_rows.py`` checks every code point).
+_ANON_FIRST = frozenset("bsdumhcBSDUMHC\u017f")
+#: A seat's or an event's player.
+_PLAYER = attrgetter("player")
+
+
+def _anonymised(seats: Iterable[M.Seat]) -> bool:
+    """A seat's name is one an anonymising site prints (:data:`ANON_RE`): the regex only for a name
+    short enough, starting with a character it can start with."""
+    for x in seats:
+        name = x.player
+        if name[:1] in _ANON_FIRST and len(name) <= _ANON_MAX and ANON_RE.match(name):
+            return True
+    return False
 
 
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
@@ -82,11 +99,14 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
     table_events = t.of(M.TableEvent)
     added = {e.player for e in table_events if e.player and ADDED_RE.search(e.text)} if table_events else set()
     # the players who posted or acted (the replay's index of the events by their final class)
-    acting = {e.player for e in t.of(M.Post)}
-    acting.update([e.player for e in t.of(M.Action)])
+    acting = set(map(_PLAYER, t.of(M.Post)))
+    acting.update(map(_PLAYER, t.of(M.Action)))
     chips_ok = pt is not None and h.complete and not t.of(M.CashOut)
-    chips_ok = chips_ok and not any(f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES)
-                                    for f in findings)  # fmt: skip
+    if chips_ok:
+        for f in findings:
+            if f.severity >= Severity.WARNING and not f.code.startswith(_TRUSTED_PREFIXES):
+                chips_ok = False
+                break
     finals = _finals(a)
     chips_ok = chips_ok and finals is not None
     collected = pt.collected if pt is not None else None
@@ -104,8 +124,7 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
         "fingerprint": fingerprint_text(lines),
         "chips_ok": chips_ok,
         # a fast-fold pool, or an anonymised table: no continuity to follow
-        "pool": is_pool(h, lines[0] if lines else "")
-        or any(len(x.player) <= _ANON_MAX and ANON_RE.match(x.player) for x in h.seats),
+        "pool": is_pool(h, lines[0] if lines else "") or _anonymised(h.seats),
         # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
         "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
         "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
@@ -130,12 +149,16 @@ def _finals(a: Audited) -> dict[str, int] | None:
     if pt is None:
         return None
     finals: dict[str, int] = {}
+    contributions, dead, returned, collected = pt.contributions, pt.dead, pt.printed_returns, pt.collected
+    stacks = 0
     for s in a.hand.seats:
-        if s.player in finals:
+        name, stack = s.player, s.stack
+        if name in finals:
             return None  # one player in two seats (H003)
-        put = pt.contributions.get(s.player, 0) + pt.dead.get(s.player, 0)
-        finals[s.player] = s.stack - put + pt.printed_returns.get(s.player, 0) + pt.collected.get(s.player, 0)
-    missing = sum(s.stack for s in a.hand.seats) - sum(finals.values()) - pt.rake - pt.fees + pt.house
+        stacks += stack
+        finals[name] = (stack - contributions.get(name, 0) - dead.get(name, 0) + returned.get(name, 0)
+                        + collected.get(name, 0))  # fmt: skip
+    missing = stacks - sum(finals.values()) - pt.rake - pt.fees + pt.house
     if missing == 0:
         return finals
     silent = {n: v for n, v in pt.expected_returns.items() if v and not pt.printed_returns.get(n) and n in finals}
@@ -146,8 +169,11 @@ def _finals(a: Audited) -> dict[str, int] | None:
     return None
 
 
+_BASE = attrgetter(*BASE_NAMES)
+
+
 def base_columns(h: M.Hand) -> dict[str, Any]:
-    return {k: getattr(h, k) for k in BASE_NAMES}
+    return dict(zip(BASE_NAMES, _BASE(h), strict=True))
 
 
 # ------------------------------------------------------------------ T007's clocks and flights

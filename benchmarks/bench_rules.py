@@ -15,10 +15,12 @@ hand, so every run pays for them as an audit does.  The figure is microseconds a
 ``--repeat``, garbage collector off), and the findings counted, which must be the same in every
 checkout compared.
 
-Two more columns time what ``hhaudit audit`` does per hand chunk in one process
+Three more columns time what ``hhaudit audit`` does per hand chunk in one process
 (:meth:`auditor.audit.AuditRun.process`: parse, the copy and duplicate-id checks, the audit, the
-cross-hand row) and, from it, the part after parsing (that time less :func:`parse_chunk` alone on
-the same chunks), in microseconds a chunk.
+cross-hand row), from it the part after parsing (that time less :func:`parse_chunk` alone on
+the same chunks), and the same with the duplicate-id store on disk from the first hand ("on
+disk": as in a run of more than 10,000 hands, where each lookup is a query of its database), in
+microseconds a chunk.
 
 ``--previous DIR`` times another checkout (``git worktree add /tmp/h3-start <commit>``) in a
 subprocess on the same hands in the same run; ``--profile`` prints cProfile's top functions of
@@ -90,14 +92,20 @@ def stage() -> Callable[[Any, Any], list[Any]]:
     return old
 
 
-def process_all(chunks: Sequence[Any]) -> int:
+def process_all(chunks: Sequence[Any], disk: bool = False) -> int:
     """What ``hhaudit audit`` does per hand chunk: :meth:`AuditRun.process` (parse, duplicate ids,
-    audit, the cross-hand row), with a fresh run (its duplicate-id memory) each time."""
+    audit, the cross-hand row), with a fresh run (its duplicate-id memory) each time; ``disk``: the
+    duplicate-id store on disk from the first hand, as in a run of more than 10,000 hands."""
     from auditor.audit import AuditRun
     from auditor.crosshand_audit import Bounded
+    from auditor.rules.hand import DuplicateIds
+    from auditor.seenstore import SeenStore
 
-    run = AuditRun(crosshand=Bounded(in_process=10**9))
-    return sum(len(run.process(c).findings) for c in chunks)
+    run = AuditRun(dups=DuplicateIds(SeenStore(spill_at=0 if disk else None)), crosshand=Bounded(in_process=10**9))
+    try:
+        return sum(len(run.process(c).findings) for c in chunks)
+    finally:
+        run.dups.seen.close()
 
 
 def parse_all(chunks: Sequence[Any]) -> int:
@@ -127,8 +135,10 @@ def measure(sites: str, repeat: int, cpu: bool) -> dict[str, Any]:
         chunks = common.load_chunks(common.default_corpus(site), site)[1].chunks
         full = common.best_of(lambda cs=chunks: process_all(cs), repeat, warmup=1, clock=clock)
         parse = common.best_of(lambda cs=chunks: parse_all(cs), repeat, warmup=1, clock=clock)
+        disk = common.best_of(lambda cs=chunks: process_all(cs, disk=True), repeat, warmup=1, clock=clock)
         res[site]["chunks"] = len(chunks)
         res[site]["process_us"] = 1e6 * full.best / len(chunks)
+        res[site]["disk_us"] = 1e6 * disk.best / len(chunks)
         res[site]["after_parse_us"] = 1e6 * (full.best - parse.best) / len(chunks)
     return res
 
@@ -170,16 +180,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     now = measure(args.sites, args.repeat, args.cpu)
     clock_name = "CPU time" if args.cpu else "wall time"
     print(f"bench_rules: best of {args.repeat}, {clock_name}; {common.environment()}")
-    head = ["site", "hands", "findings", "rules us/hand", "after parse us/hand", "process us/hand"]
+    head = ["site", "hands", "findings", "rules us/hand", "after parse us/hand", "process us/hand", "on disk"]
     if prev is not None:
-        head += ["prev rules", "x", "prev after parse", "x", "prev process", "x", "same findings"]
+        head += ["prev rules", "x", "prev after parse", "x", "prev process", "x", "prev on disk", "x", "same findings"]
     table = []
     for site, r in now.items():
         line: list[Any] = [site, r["hands"], r["findings"], f"{r['us_per_hand']:.1f}", f"{r['after_parse_us']:.1f}",
-                           f"{r['process_us']:.1f}"]  # fmt: skip
+                           f"{r['process_us']:.1f}", f"{r['disk_us']:.1f}"]  # fmt: skip
         if prev is not None:
             p = prev[site]
-            for k in ("us_per_hand", "after_parse_us", "process_us"):
+            for k in ("us_per_hand", "after_parse_us", "process_us", "disk_us"):
                 line += [f"{p[k]:.1f}", f"{p[k] / r[k]:.2f}x"]
             line.append("yes" if p["findings"] == r["findings"] else "NO")
         table.append(line)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import polars as pl
 
-from auditor.audit import AuditRun
+from auditor.audit import AuditRun, audit_hand
 from auditor.findings import Finding
-from auditor.formats import Chunk
+from auditor.formats import Chunk, parse_chunk
 from auditor.ingest import read_stream
 from auditor.model import Hand
 from auditor.pipeline import Summary, iter_parsed
@@ -69,3 +69,34 @@ def test_duplicate_ids_same_findings_on_disk(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir())
     store.close()
     assert not list(tmp_path.iterdir())  # the temporary database is deleted
+
+
+def test_duplicate_ids_one_lookup_a_hand(tmp_path: Path) -> None:
+    """``AuditRun.process`` asks the store once a hand (on disk, a query each), and finds what the
+    two calls a caller can make (``copy_of``, then ``check`` after the audit) find."""
+    text = (FIXTURES / "sites" / "pokerstars" / "cash_nlhe_basic.txt").read_text(encoding="utf-8")
+    edited = text.replace("alice: bets $0.40", "alice: bets $0.50")
+    data = "\n\n".join([text, edited, text, edited]).encode()
+    chunks = [c for c in read_stream(io.BytesIO(data), "night.txt", len(data))[1] if isinstance(c, Chunk)]
+
+    class Counting(SeenStore):
+        gets = 0
+
+        def get(self, key: tuple[str, str]) -> tuple[str, int, bytes] | None:
+            Counting.gets += 1
+            return super().get(key)
+
+    got = _run_findings(chunks, Counting(spill_at=1, directory=str(tmp_path)))
+    assert Counting.gets == len(chunks) == 4
+    dups = DuplicateIds(SeenStore())
+    want: list[dict[str, object]] = []
+    for c in chunks:
+        hand = parse_chunk(c)[0]
+        assert hand is not None
+        copy = dups.copy_of(hand, c.lines)
+        if copy is not None:
+            want.append(copy.as_dict())
+            continue
+        want += [f.as_dict() for f in dups.check(hand, audit_hand(hand).trace, c.lines)]
+    assert [f for f in got if f["code"] in ("H001", "H005")] == want
+    assert [f["code"] for f in want] == ["H001", "H005", "H001"]  # (each record against the first of its id)

@@ -7,13 +7,16 @@ duplicate-id check's line prints (``auditor/handprint.py``)."""
 from __future__ import annotations
 
 import hashlib
+import re
+import sys
 import zlib
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from auditor.crosshand_rows import POOL_RE, _maybe_pool, fingerprint_text
+from auditor import crosshand_rows as R
 from auditor.handprint import first_difference
+from auditor.model import Seat
 from auditor.rules.hand import fingerprint
 
 _WORDISH = st.sampled_from(["zoom", "Zoom", "RUSH", "rushandcash", "go fast", "Fast Forward", "fastfold", "fast-fold",
@@ -24,14 +27,14 @@ _TEXT = st.lists(st.one_of(_WORDISH, st.text(max_size=6)), max_size=8).map("".jo
 
 @given(_TEXT)
 def test_the_pool_words_never_miss_a_match_of_the_regex(text: str) -> None:
-    if POOL_RE.search(text):
-        assert _maybe_pool(text)
+    if R.POOL_RE.search(text):
+        assert R._maybe_pool(text)
 
 
 def test_the_long_s_and_the_kelvin_sign_are_pool_words_as_the_regex_reads_them() -> None:
     for text in ("Ruſh table", "ZOOM", "Speed Po\u212aer", "zone po\u212aer"):
-        assert POOL_RE.search(text) and _maybe_pool(text)
-    assert not _maybe_pool("PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD)")
+        assert R.POOL_RE.search(text) and R._maybe_pool(text)
+    assert not R._maybe_pool("PokerStars Hand #1: Hold'em No Limit ($0.01/$0.02 USD)")
 
 
 def _incremental(lines: list[str]) -> str:
@@ -47,7 +50,7 @@ _LINES = st.lists(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=
 
 @given(_LINES)
 def test_the_text_fingerprint_is_the_digest_fed_line_by_line(lines: list[str]) -> None:
-    assert fingerprint_text(lines) == _incremental(lines)
+    assert R.fingerprint_text(lines) == _incremental(lines)
 
 
 @given(_LINES)
@@ -68,3 +71,37 @@ def test_the_first_difference_is_the_first_line_that_differs(a: list[str], b: li
         assert stripped_a[n] != stripped_b[n]
     else:
         assert n == min(len(a), len(b))
+
+
+def test_the_anonymised_names_first_characters_are_every_one_the_regex_can_start_with() -> None:
+    # (each alternative of ANON_RE starts with one of these letters; the case-insensitive match of a
+    # letter is the same for a literal as for a class, and re folds no code point to two)
+    starts = re.compile(r"(?:b|s|d|u|m|h|c)", re.IGNORECASE)
+    firsts = {chr(i) for i in range(sys.maxunicode + 1) if starts.match(chr(i))}
+    assert firsts == R._ANON_FIRST
+    alternatives = R.ANON_RE.pattern.removeprefix("^(?:").removesuffix(r")(?: \[me\])?$").split("|")
+    assert len(alternatives) == 11 and {a[0] for a in alternatives} == set("bsdumhc")
+
+
+_SEAT_NAME = st.one_of(st.sampled_from(["Big Blind", "small blind [me]", "ſB", "UTG+2", "utg3", "MP1", "hj", "CO",
+                                        "dealer", "Button", "bob", "Sam", "co2", "BB [me]", "sb\n"]),
+                       st.text(max_size=20))  # fmt: skip
+
+
+@given(st.lists(_SEAT_NAME, max_size=9))
+def test_the_anonymised_seat_test_is_the_regex_on_every_seat(names: list[str]) -> None:
+    seats = [Seat(i + 1, name, 100, i + 2) for i, name in enumerate(names)]
+    assert R._anonymised(seats) == any(R.ANON_RE.match(name) for name in names)
+
+
+def test_the_base_columns_are_the_hands_attributes() -> None:
+    from auditor.formats import Chunk, parse_chunk
+    from auditor.pipeline import Summary, iter_chunks
+    from tests.conftest import FIXTURES
+
+    n = 0
+    for item in iter_chunks([str(FIXTURES / "sites")], Summary()):
+        if isinstance(item, Chunk) and (hand := parse_chunk(item)[0]) is not None:
+            assert R.base_columns(hand) == {k: getattr(hand, k) for k in R.BASE_NAMES}
+            n += 1
+    assert n > 50

@@ -17,7 +17,7 @@ from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
 from auditor.replay.pots import Pot, PotTrace
-from auditor.rules.common import NOTHING, card_events, flag, money
+from auditor.rules.common import NOTHING, flag, money
 
 _CITE_POTS = "TDA 2026 Rule 23 (2024: 21); WSOP Live Action Rule 153"
 _CITE_UNCALLED = "TDA 2026 Rule 67-A (2024: 65-A); WSOP Tournament Rule 108"
@@ -67,10 +67,10 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if not t.facts.prints_uncalled or t.facts.converted or h.cancelled:
         return out
-    if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
-        return out  # an export of an era that printed no return line; the total shows it went back
     if pt.expected_returns == pt.printed_returns:
         return out  # (every return printed as it should be: nothing below would differ)
+    if not pt.printed_returns and _silent_era(t) and _total_excludes(t, pt, sum(pt.expected_returns.values())):
+        return out  # an export of an era that printed no return line; the total shows it went back
     for name in sorted(set(pt.expected_returns) | set(pt.printed_returns)):
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
@@ -89,9 +89,11 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
 
 def _silent_era(t: Trace) -> bool:
     """The hand dates from before its site printed uncalled-bet returns."""
-    year = t.hand.start_time[:4] if t.hand.start_time else ""
     before = t.facts.silent_returns_before
-    return before is not None and year.isdecimal() and int(year) < before
+    if before is None:
+        return False
+    year = t.hand.start_time[:4] if t.hand.start_time else ""
+    return year.isdecimal() and int(year) < before
 
 
 def _expected_total(t: Trace, pt: PotTrace) -> int:
@@ -120,7 +122,8 @@ def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
 
 def _total_agrees(claim: M.PotClaim, want: int, house: int) -> bool:
     """The printed total is the expected one (or it plus house money), to the printed precision."""
-    return any(abs(claim.total - w) < claim.unit for w in (want, want + house))
+    total, unit = claim.total, claim.unit
+    return abs(total - want) < unit or abs(total - want - house) < unit
 
 
 @rule("A002", "total-pot-mismatch", Severity.ERROR, stage="pots")
@@ -641,20 +644,25 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     game = h.game
     if game not in _AWARD_GAMES or h.runs > 1:
         return NOTHING
+    for s in t.of(M.Show):  # (most hands show no described hand: their events are not read)
+        if s.description:
+            break
+    else:
+        return NOTHING
     out: list[Finding] | None = None
     hilo = game in HILO_GAMES
     board: list[str] = []
     described: set[str] = set()
-    for e in card_events(t):
-        if isinstance(e, M.Board):
+    for e in h.events:  # (the boards and the shows, in record order; the model's event classes are final)
+        if type(e) is M.Board:
             if e.run == 1:
                 board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
                     else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
             continue
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
-        if not isinstance(e, M.Show) or len(board) < 3:
+        if type(e) is not M.Show or len(board) < 3:
             continue
-        if not e.description or not known(e.cards):
+        if not e.cards or not e.description or not known(e.cards):
             continue
         if hilo and e.player in described:
             continue  # Winamax shows a hi-lo hand twice: the second time it describes the low

@@ -22,23 +22,30 @@ def _betting(k: HandKind) -> bool:
 
 
 def walk(t: Trace) -> list[Finding]:
-    """The betting and table-stakes rules (B001-B010, S001-S003) in one walk over the replay's
-    steps: each step is read once and judged by every rule that applies to it, in step order (so
-    each rule's findings come in the order its own walk would find them).  The registered checks
-    are views of this walk (:func:`walked`); the audit step calls it once per hand as their group.
+    """The betting and table-stakes rules (B001-B011, S001-S003) and the table's (H003) in one
+    walk over the replay's steps (then its record of each street dealt, for B011): each step is
+    read once and judged by every rule that applies to it, in step order (so each rule's findings
+    come in the order its own walk would find them).  The registered checks are views of this
+    walk (:func:`walked`); the audit step calls it once per hand as their group.
 
     A *live* step is an action by a player still in the hand, before it ended, in a hand whose
-    betting rules apply; an action by a folded or all-in player, or after the end, is B005's."""
+    betting rules apply; an action by a folded or all-in player, or after the end, is B005's.
+    H003 judges the seats first, then, in the walk, every post or wager of a player without one."""
     h, facts = t.hand, t.facts
     out: list[Finding] = []
+    _table(t, out)
+    unseated: set[str] | None = None
     pl = h.structure == "PL"
     fl = h.structure == "FL"
     marked = facts.prints_all_in
+    checks_unasked = facts.checks_when_no_betting
     adds: list[M.TableEvent] | None = None
     for s in t.steps:
         e = s.event
-        if s.actor_seated:  # table stakes: every post and wager of a seated player
-            if s.add > s.stack:
+        seated = s.actor_seated
+        if seated:  # table stakes: every post and wager of a seated player
+            add = s.add
+            if add > s.stack:
                 # S001, or S002 after a chips-added line of the player's
                 if adds is None:
                     adds = [a for a in t.of(M.TableEvent) if a.player and _ADDS.search(a.text)]
@@ -55,36 +62,43 @@ def walk(t: Trace) -> list[Finding]:
                         f"after chips were added at line {line.line} ({line.text!r})",
                         expected=s.stack, actual=s.add, added_line=line.line,
                     ))  # fmt: skip
-            elif s.add and marked:  # S003
-                printed = e.all_in or (isinstance(e, M.Action) and e.cap_reached)
-                if printed and s.stack_after > 0 and not s.all_in_after:
-                    out.append(flag(t, "S003", e.line, e.col,
-                                    f"{e.player} is printed all-in but still had {money(h, s.stack_after)}",
-                                    expected=False, actual=True))  # fmt: skip
+            elif add and marked:  # S003
+                after = s.stack_after
+                if after > 0:
+                    if not s.all_in_after and (e.all_in or (type(e) is M.Action and e.cap_reached)):
+                        out.append(flag(t, "S003", e.line, e.col,
+                                        f"{e.player} is printed all-in but still had {money(h, after)}",
+                                        expected=False, actual=True))  # fmt: skip
                 elif (
-                    not printed
-                    and s.stack_after == 0
-                    and (facts.marks_all_in_posts or not isinstance(e, M.Post))
+                    after == 0
+                    and not (e.all_in or (type(e) is M.Action and e.cap_reached))
+                    and (facts.marks_all_in_posts or type(e) is not M.Post)
                     and (facts.all_in_on_antes or not _is_ante(e))
                 ):
                     out.append(flag(t, "S003", e.line, e.col,
                                     f"{e.player} put in their last chips ({money(h, s.add)}) but is not printed all-in",
                                     expected=True, actual=False))  # fmt: skip
-        if not isinstance(e, M.Action):
+        else:  # H003: a player who posts or acts without a seat (reported once a player)
+            if unseated is None:
+                unseated = set()
+            if e.player not in unseated:
+                unseated.add(e.player)
+                out.append(flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table"))
+        if type(e) is not M.Action:  # (the model's event classes are final)
             continue
+        kind = e.kind
         if fl and s.betting and s.fl_cap_exceeded:  # B010
             cap = t.profile.fl_cap_raises
             out.append(flag(t, "B010", e.line, e.col,
                 f"{e.player} raised after the betting was capped (a bet and {cap} raises already made)",
                 expected=cap, actual=s.fl_raises,
             ))  # fmt: skip
-        kind = e.kind
         if s.hand_over or s.actor_folded or s.actor_all_in:  # B005
             if s.hand_over:
                 why = "after the hand had ended (every other player had folded)"
             elif s.actor_folded:
                 why = "after folding"
-            elif s.actor_all_in and kind != "fold" and not (kind == "check" and facts.checks_when_no_betting):
+            elif s.actor_all_in and kind != "fold" and not (kind == "check" and checks_unasked):
                 why = "while all-in" if h.cap is None else "while all-in or at the cap"
             else:
                 continue
@@ -92,42 +106,61 @@ def walk(t: Trace) -> list[Finding]:
             continue
         if not s.betting:
             continue
-        # B006: an action not possible in the situation
-        why6 = None
+        # (a step's findings have one line and column: their order within the step does not matter)
+        expected = s.expected
+        if seated and expected != e.player and not (expected is None and kind == "check" and checks_unasked):  # B004
+            who = f"{expected} was due to act" if expected else "no one was due to act"
+            out.append(flag(t, "B004", e.line, e.col, f"{e.player} acted ({kind}) out of turn: {who}",
+                            expected=expected, actual=e.player))  # fmt: skip
+        # by kind: B006 (an action not possible in the situation), the sizes (B008, B009), and the
+        # rules of a seated player's raise (B001, B002), bet (B003) or call (B007)
+        if kind == "fold" or kind == "complete":
+            continue
         if kind == "check":
             if s.to_call > 0:
-                why6 = f"checked facing a bet of {money(h, s.current_bet)} ({money(h, s.to_call)} to call)"
-        elif kind == "bet":
-            if s.current_bet > 0 and not _completes_bring_in(t, s):
-                why6 = f"bet while facing a bet of {money(h, s.current_bet)} (a raise was needed)"
-        elif kind == "raise":
-            if s.current_bet == 0:
-                why6 = "raised when no bet had been made (a bet was needed)"
-        elif kind == "call" and s.to_call <= 0:
-            why6 = "called when there was nothing to call"
-        if why6:
-            out.append(flag(t, "B006", e.line, e.col, f"{e.player} {why6}", actual=kind))
-        if kind == "bet" or kind == "raise":
-            if pl and s.pl_max_to is not None and e.to > s.pl_max_to:  # B008
-                out.append(flag(t, "B008", e.line, e.col,
-                    f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
-                    f"was {money(h, s.pl_max_to)}",
-                    expected=s.pl_max_to, actual=e.to,
-                ))  # fmt: skip
-            fl_to = s.fl_expected_to
-            if fl and fl_to is not None and e.to != fl_to and not (s.all_in_after and e.to < fl_to):  # B009
-                out.append(flag(t, "B009", e.line, e.col,
-                    f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
-                    f"be {money(h, fl_to)}",
-                    expected=fl_to, actual=e.to,
-                ))  # fmt: skip
-        if not s.actor_seated:
+                out.append(flag(t, "B006", e.line, e.col, f"{e.player} checked facing a bet of "
+                                f"{money(h, s.current_bet)} ({money(h, s.to_call)} to call)", actual=kind))  # fmt: skip
             continue
-        # B004: whose turn it was
-        if s.expected != e.player and not (s.expected is None and kind == "check" and facts.checks_when_no_betting):
-            who = f"{s.expected} was due to act" if s.expected else "no one was due to act"
-            out.append(flag(t, "B004", e.line, e.col, f"{e.player} acted ({kind}) out of turn: {who}",
-                            expected=s.expected, actual=e.player))  # fmt: skip
+        if kind == "call":
+            to_call = s.to_call
+            if to_call <= 0:
+                out.append(flag(t, "B006", e.line, e.col, f"{e.player} called when there was nothing to call",
+                                actual=kind))  # fmt: skip
+            elif seated and s.add <= s.stack:  # B007 (calling more than the stack is S001)
+                stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
+                due = s.street_bet + min(to_call, stack)
+                # calling only what the all-in opponents can match is a complete call too
+                capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
+                if e.to != due and e.to != capped:
+                    out.append(flag(t, "B007", e.line, e.col,
+                        f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
+                        f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
+                        expected=due, actual=e.to,
+                    ))  # fmt: skip
+            continue
+        # a bet or a raise
+        if kind == "bet":
+            if s.current_bet > 0 and not _completes_bring_in(t, s):
+                out.append(flag(t, "B006", e.line, e.col, f"{e.player} bet while facing a bet of "
+                                f"{money(h, s.current_bet)} (a raise was needed)", actual=kind))  # fmt: skip
+        elif s.current_bet == 0:
+            out.append(flag(t, "B006", e.line, e.col, f"{e.player} raised when no bet had been made (a bet was needed)",
+                            actual=kind))  # fmt: skip
+        if pl and s.pl_max_to is not None and e.to > s.pl_max_to:  # B008
+            out.append(flag(t, "B008", e.line, e.col,
+                f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; the pot-limit maximum "
+                f"was {money(h, s.pl_max_to)}",
+                expected=s.pl_max_to, actual=e.to,
+            ))  # fmt: skip
+        fl_to = s.fl_expected_to
+        if fl and fl_to is not None and e.to != fl_to and not (s.all_in_after and e.to < fl_to):  # B009
+            out.append(flag(t, "B009", e.line, e.col,
+                f"{e.player} {'bet' if kind == 'bet' else 'raised to'} {money(h, e.to)}; in fixed limit it had to "
+                f"be {money(h, fl_to)}",
+                expected=fl_to, actual=e.to,
+            ))  # fmt: skip
+        if not seated:
+            continue
         if kind == "raise":
             if s.acted_before and not s.reopened:  # B001
                 facing = s.current_bet - s.street_bet
@@ -146,26 +179,51 @@ def walk(t: Trace) -> list[Finding]:
                     f"(current bet {money(h, s.current_bet)} + last full raise {money(h, s.min_inc)})",
                     expected=s.min_raise_to, actual=e.to,
                 ))  # fmt: skip
-        elif kind == "bet":
-            if s.fl_bet is None and not s.all_in_after and e.to < s.min_bet:  # B003
-                out.append(flag(t, "B003", e.line, e.col,
-                    f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without "
-                    "being all-in",
-                    expected=s.min_bet, actual=e.to,
-                ))  # fmt: skip
-        elif kind == "call" and s.to_call > 0 and s.add <= s.stack:  # B007
-            # (calling more than the stack is a table-stakes violation: S001)
-            stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
-            due = s.street_bet + min(s.to_call, stack)
-            # calling only what the all-in opponents can match is a complete call too
-            capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
-            if e.to != due and e.to != capped:
-                out.append(flag(t, "B007", e.line, e.col,
-                    f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
-                    f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",
-                    expected=due, actual=e.to,
+        elif s.fl_bet is None and not s.all_in_after and e.to < s.min_bet:  # B003
+            out.append(flag(t, "B003", e.line, e.col,
+                f"{e.player} bet {money(h, e.to)}, less than the minimum bet of {money(h, s.min_bet)} without "
+                "being all-in",
+                expected=s.min_bet, actual=e.to,
+            ))  # fmt: skip
+    if t.betting:  # B011: a street dealt while a player still had to act (the replay's record of each street)
+        for so in t.streets:
+            if so.pending:
+                out.append(flag(t, "B011", so.event.line, so.event.col,
+                    f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
+                    pending=list(so.pending),
                 ))  # fmt: skip
     return out
+
+
+def _table(t: Trace, out: list[Finding]) -> None:
+    """H003's findings on the seats (:func:`walk`'s first part): two players in one seat, one player
+    in two seats, a seat beyond the table's size, the button on an empty seat of a cash table."""
+    h = t.hand
+    seats: dict[int, str] = {}
+    names: dict[str, int] = {}
+    top = h.max_seats if h.max_seats and not t.facts.spread_seat_numbers else 0
+    for s in h.seats:
+        seat, player = s.seat, s.player
+        if seat in seats:
+            out.append(flag(t, "H003", s.line, 1, f"seat {seat} holds both {seats[seat]} and {player}"))
+            if player not in names:
+                names[player] = seat
+        elif player in names:
+            out.append(flag(t, "H003", s.line, 1, f"{player} sits in seats {names[player]} and {seat}"))
+            seats[seat] = player
+        else:  # (the first to sit in a seat, and a player's first seat, are kept)
+            seats[seat] = player
+            names[player] = seat
+        if top and seat > top:
+            out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table"))
+    if (
+        h.button is not None
+        and seats
+        and h.button not in seats
+        and not h.is_tournament
+        and not t.profile.dead_button_cash
+    ):
+        out.append(flag(t, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}"))
 
 
 def walked(t: Trace, code: str) -> Sequence[Finding]:
@@ -317,7 +375,7 @@ def b010(t: Trace) -> Sequence[Finding]:
     return walked(t, "B010")
 
 
-@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting)
+@rule("B011", "street-dealt-early", Severity.ERROR, stage="hand", applies=_betting, group=walk)
 def b011(t: Trace) -> Sequence[Finding]:
     """The next street was dealt while a player still had to act.
 
@@ -327,16 +385,7 @@ def b011(t: Trace) -> Sequence[Finding]:
     Example: blinds 5/10, UTG calls, the small blind calls, and the flop is dealt without the big
     blind checking or raising.
     """
-    if not t.betting:
-        return NOTHING
-    out: list[Finding] = []
-    for so in t.streets:
-        if so.pending:
-            out.append(flag(t, "B011", so.event.line, so.event.col,
-                f"the {so.event.street} was dealt while {', '.join(so.pending)} still had to act",
-                pending=list(so.pending),
-            ))  # fmt: skip
-    return out
+    return walked(t, "B011")
 
 
 def _completes_bring_in(t: Trace, s: Step) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from auditor import findings as F
-from auditor import model as M
 from auditor.findings import Finding
 from auditor.formats.money import format_minor
 from auditor.model import Hand
@@ -14,27 +13,6 @@ from auditor.replay.betting import Trace
 #: what a check returns when it finds nothing (a check returns a sequence of findings, never a
 #: generator: the audit step calls ~30 checks a hand, and most find nothing)
 NOTHING: Final[tuple[Finding, ...]] = ()
-
-_HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
-
-#: an event that names cards: a player's (dealt, shown, mucked, in the summary) or a board's
-CardEvent = M.HoleCards | M.Show | M.Muck | M.SeatResult | M.Board
-
-
-def card_events(t: Trace) -> list[CardEvent]:
-    """The hand's events that deal, show or muck cards (hole cards, shows, mucks, the summary's
-    seat results: those that name at least one card) and its boards, in record order: one pass
-    over the events per hand, shared by the rules that read cards (H002, H004, D001) instead of
-    each walking every event.  (The model's event classes are final: a type test is an isinstance
-    test.)"""
-    got: list[CardEvent] | None = t.cache.get("card_events")
-    if got is None:
-        got = t.cache["card_events"] = [
-            e
-            for e in t.hand.events
-            if type(e) is M.Board or (type(e) in _HOLDINGS and (e.cards or (type(e) is M.HoleCards and e.new_cards)))  # type: ignore[attr-defined]
-        ]
-    return got
 
 
 def money(hand: Hand, amount: int | None) -> str:

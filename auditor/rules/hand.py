@@ -11,13 +11,13 @@ from auditor.findings import Finding, HandKind, Severity, rule
 from auditor.handprint import first_difference, prints
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
-from auditor.rules.common import NOTHING, card_events, flag
-from auditor.seenstore import SeenStore
+from auditor.rules.betting import walk, walked
+from auditor.rules.common import NOTHING, flag
+from auditor.seenstore import First, SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
-#: Events that name a player's cards (H004), and those or a board (H002).
+#: The events that name a player's cards (H002, H004).
 _HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
-_DEALS: frozenset[type] = _HOLDINGS | {M.Board}
 
 
 def _deals_hole_cards(k: HandKind) -> bool:
@@ -68,16 +68,29 @@ class DuplicateIds:
     def __init__(self, seen: SeenStore | None = None) -> None:
         self.seen = seen if seen is not None else SeenStore()
 
+    def first_of(self, hand: M.Hand, fp: bytes) -> First | None:
+        """The first record seen under the hand's id (its site's), or None: then the hand is that
+        first record, remembered with its fingerprint ``fp``.  One lookup a hand (on disk, past
+        the first 10,000 hands, a query of the database): :meth:`copy` and :meth:`differs` judge
+        its answer."""
+        key = (hand.site, hand.hand_id)
+        first = self.seen.get(key)
+        if first is None:
+            self.seen[key] = (hand.path, hand.first_line, fp)
+        return first
+
     def copy_of(self, hand: M.Hand, lines: Sequence[str], fp: bytes | None = None) -> Finding | None:
         """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
         (and the hand is remembered when it is the first with its id).  ``fp``: the lines'
         :func:`fingerprint`, when the caller made it already."""
-        key = (hand.site, hand.hand_id)
-        first = self.seen.get(key)
         fp = fingerprint(lines) if fp is None else fp
-        if first is None:
-            self.seen[key] = (hand.path, hand.first_line, fp)
-            return None
+        first = self.first_of(hand, fp)
+        return None if first is None else self.copy(hand, fp, first)
+
+    @staticmethod
+    def copy(hand: M.Hand, fp: bytes, first: First) -> Finding | None:
+        """H005 when the record ``first`` (:meth:`first_of`) is the same text as ``hand``'s (the
+        same fingerprint ``fp``), else None."""
         if first[2] != fp:
             return None
         return F.make("H005", hand.path, hand.first_line, 1,
@@ -90,15 +103,21 @@ class DuplicateIds:
     ) -> Iterator[Finding]:
         """H001 when another record with the hand's id, different from it, was seen before
         (``fp``: the :func:`fingerprint` of ``lines``, when the caller made it already)."""
-        key = (hand.site, hand.hand_id)
         if fp is None:
             fp = fingerprint(lines) if lines is not None else b""
-        first = self.seen.get(key)
-        if first is None:
-            self.seen[key] = (hand.path, hand.first_line, fp)
-            return
+        first = self.first_of(hand, fp)
+        if first is not None:
+            yield from self.differs(hand, t, first, lines, fp)
+
+    @staticmethod
+    def differs(
+        hand: M.Hand, t: Trace, first: First, lines: Sequence[str] | None = None, fp: bytes = b""
+    ) -> list[Finding]:
+        """H001 on ``hand`` (its trace ``t``; ``lines`` and their fingerprint ``fp``, when known),
+        whose id was seen first as the record ``first`` (:meth:`first_of`), not a copy of it:
+        where the two first differ.  Nothing when ``first`` is the hand itself."""
         if first[1] == hand.first_line and first[0] == hand.path:
-            return  # the hand itself, remembered by copy_of
+            return []  # the hand itself, remembered by copy_of
         where = ""
         data: dict[str, Any] = {}
         if lines is not None and first[2]:
@@ -108,29 +127,31 @@ class DuplicateIds:
                      f"line {first[1] + n} of the first")  # fmt: skip
             data = {"differs_at": hand.first_line + n, "first_differs_at": first[1] + n, "text": text[:200]}
         msg = f"hand id {hand.hand_id} already appeared at {first[0]}:{first[1]} with a different record{where}"
-        yield flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)
+        return [flag(t, "H001", hand.first_line, 1, msg, first_path=first[0], first_line=first[1], **data)]
 
 
-@rule("H002", "duplicate-card", Severity.ERROR, stage="hand", applies=lambda k: k.game not in _NO_DECK_CHECK)
-def h002(t: Trace) -> Sequence[Finding]:
-    """A card dealt twice in one hand.
-
-    One deck: no card may appear in two players' hands, or in a hand and on the board, or twice on
-    the boards (each extra board of a run-it-twice is dealt from the rest of the same deck).
-    Draw games are not checked (discards may be reshuffled).
-
-    Example: Dealt to Ann [Ah Kd] ... *** FLOP *** [Ah 7c 2d].
-    """
+def dealt(t: Trace) -> list[Finding]:
+    """H002 and H004 in one pass over the hand's events, in record order: the cards each event
+    deals, shows or mucks (its owner's), and the boards'.  The registered checks are views of it
+    (:func:`_dealt_view`); the audit step calls it once per hand as their group."""
     h = t.hand
-    if h.game in _NO_DECK_CHECK:
-        return NOTHING
-    out: list[Finding] | None = None
+    deck = h.game not in _NO_DECK_CHECK  # (H002)
+    want = HOLE_CARDS.get(h.game)  # (H004)
+    out: list[Finding] = []
+    if not deck and want is None:
+        return out
     # Cards not known ("xx", or shorter than a card) are never owned.  They are recorded like the
     # others here and passed over only when they would clash: the test is made on a clash, not per card.
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
-    for e in card_events(t):
-        if isinstance(e, M.Board):
+    reported: set[str] = set()
+    board_t, hole_t, holdings = M.Board, M.HoleCards, _HOLDINGS
+    for e in h.events:  # (the model's event classes are final: a type test is an isinstance test)
+        ty = type(e)
+        if ty is board_t:
+            assert isinstance(e, M.Board)
+            if not deck:
+                continue
             seen = boards.get(e.run)
             if seen is None:
                 seen = boards[e.run] = set()
@@ -141,23 +162,55 @@ def h002(t: Trace) -> Sequence[Finding]:
                 cards = tuple(c for c in e.cards if c not in seen)
             who = "the board"
             seen.update(e.cards)
-        elif isinstance(e, M.HoleCards) and e.new_cards:
-            cards, who = e.cards + e.new_cards, e.player
+        elif ty in holdings:
+            cards = e.cards  # type: ignore[attr-defined]
+            if ty is hole_t and e.new_cards:  # type: ignore[attr-defined]
+                cards = cards + e.new_cards  # type: ignore[attr-defined]
+            if not cards:
+                continue
+            who = e.player  # type: ignore[attr-defined]
+            if want is not None and len(cards) > want and who not in reported:  # H004
+                reported.add(who)
+                out.append(flag(t, "H004", e.line, e.col, f"{who} has {len(cards)} hole cards ({' '.join(cards)}); "
+                                f"{h.game_text or h.game} deals {want}", player=who, expected=want,
+                                actual=len(cards)))  # fmt: skip
+            if not deck:
+                continue
         else:
-            cards, who = e.cards, e.player
-        for c in cards:
+            continue
+        for c in cards:  # H002
             prev = owner.get(c)
             if prev is None:
                 owner[c] = who
             elif (prev != who or who == "the board") and not ("x" in c or "X" in c or len(c) < 2):
-                if out is None:
-                    out = []
                 out.append(flag(t, "H002", e.line, e.col,
                                 f"{c} is dealt to {who} but was already dealt to {prev}", card=c))  # fmt: skip
-    return out or NOTHING
+    return out
 
 
-@rule("H004", "wrong-number-of-hole-cards", Severity.ERROR, stage="hand", applies=_deals_hole_cards)
+def _dealt_view(t: Trace, code: str) -> Sequence[Finding]:
+    """The findings of one rule of :func:`dealt` (the pass is made once per hand, shared by them)."""
+    got: list[Finding] | None = t.cache.get("dealt")
+    if got is None:
+        got = t.cache["dealt"] = dealt(t)
+    return [f for f in got if f.code == code] if got else NOTHING
+
+
+@rule("H002", "duplicate-card", Severity.ERROR, stage="hand", applies=lambda k: k.game not in _NO_DECK_CHECK,
+      group=dealt)  # fmt: skip
+def h002(t: Trace) -> Sequence[Finding]:
+    """A card dealt twice in one hand.
+
+    One deck: no card may appear in two players' hands, or in a hand and on the board, or twice on
+    the boards (each extra board of a run-it-twice is dealt from the rest of the same deck).
+    Draw games are not checked (discards may be reshuffled).
+
+    Example: Dealt to Ann [Ah Kd] ... *** FLOP *** [Ah 7c 2d].
+    """
+    return _dealt_view(t, "H002")
+
+
+@rule("H004", "wrong-number-of-hole-cards", Severity.ERROR, stage="hand", applies=_deals_hole_cards, group=dealt)
 def h004(t: Trace) -> Sequence[Finding]:
     """A player dealt, shown or mucked more hole cards than the game deals.
 
@@ -167,27 +220,10 @@ def h004(t: Trace) -> Sequence[Finding]:
 
     Example: Hold'em, ``Ann: shows [Kd Ks Qd Qs 3c 4c]``.
     """
-    h = t.hand
-    want = HOLE_CARDS.get(h.game)
-    if want is None:
-        return NOTHING
-    out: list[Finding] | None = None
-    reported: set[str] = set()
-    for e in card_events(t):
-        if isinstance(e, M.Board):
-            continue
-        cards = e.cards + e.new_cards if isinstance(e, M.HoleCards) else e.cards
-        if len(cards) > want and e.player not in reported:
-            reported.add(e.player)
-            game = h.game_text or h.game
-            if out is None:
-                out = []
-            out.append(flag(t, "H004", e.line, e.col, f"{e.player} has {len(cards)} hole cards ({' '.join(cards)}); "
-                            f"{game} deals {want}", player=e.player, expected=want, actual=len(cards)))  # fmt: skip
-    return out or NOTHING
+    return _dealt_view(t, "H004")
 
 
-@rule("H003", "inconsistent-table", Severity.ERROR, stage="hand")
+@rule("H003", "inconsistent-table", Severity.ERROR, stage="hand", group=walk)
 def h003(t: Trace) -> Sequence[Finding]:
     """The table described by the hand is inconsistent.
 
@@ -197,37 +233,4 @@ def h003(t: Trace) -> Sequence[Finding]:
 
     Example: Seat 3: Ann ... Seat 3: Bob.
     """
-    h = t.hand
-    out: list[Finding] = []
-    seats: dict[int, str] = {}
-    names: dict[str, int] = {}
-    top = h.max_seats if h.max_seats and not t.facts.spread_seat_numbers else 0
-    for s in h.seats:
-        seat, player = s.seat, s.player
-        if seat in seats:
-            out.append(flag(t, "H003", s.line, 1, f"seat {seat} holds both {seats[seat]} and {player}"))
-            if player not in names:
-                names[player] = seat
-        elif player in names:
-            out.append(flag(t, "H003", s.line, 1, f"{player} sits in seats {names[player]} and {seat}"))
-            seats[seat] = player
-        else:  # (the first to sit in a seat, and a player's first seat, are kept)
-            seats[seat] = player
-            names[player] = seat
-        if top and seat > top:
-            out.append(flag(t, "H003", s.line, 1, f"seat {s.seat} is beyond the {h.max_seats}-max table"))
-    if (
-        h.button is not None
-        and seats
-        and h.button not in seats
-        and not h.is_tournament
-        and not t.profile.dead_button_cash
-    ):
-        out.append(flag(t, "H003", h.first_line + 1, 1, f"the button is on empty seat {h.button}"))
-    reported: set[str] = set()
-    for st in t.steps:
-        if not st.actor_seated and st.event.player not in reported:
-            reported.add(st.event.player)
-            e = st.event
-            out.append(flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table"))
-    return out
+    return walked(t, "H003")
