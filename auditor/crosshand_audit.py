@@ -253,6 +253,179 @@ def check_rows(rows: Rows) -> pl.DataFrame:
     return check(hands.lazy(), seats=seats.lazy()).collect().select(list(FINDINGS))
 
 
+#: A window of a huge table or tournament (:func:`windowed_frames`) is checked with this many of
+#: the hands before its own in chain order, and this many after: a hand's findings read the hand
+#: before it, and whether that hand and itself are alone in their files (their neighbours').
+BEFORE = 2
+AFTER = 1
+#: The columns :func:`auditor.schedule.check` reads (a tournament's schedule, checked apart from
+#: the windows: it compares every table of the tournament).
+SCHEDULE_INPUT = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "game", "structure",
+                  "decimals", "start_utc", "small_blind", "big_blind", "ante", "cancelled", "pool",
+                  "local_start", "clock", "flight")  # fmt: skip
+
+
+class _Hand(NamedTuple):
+    """A chained hand of a huge bucket, in chain order: its row, its table's key, its place ``k``
+    in its table's chain, its place ``g`` in the whole stream, and the hand before it at its table."""
+
+    row: dict[str, Any]
+    table: tuple[Any, ...]
+    k: int
+    g: int
+    prev: dict[str, Any] | None
+
+
+def chainable(row: dict[str, Any]) -> bool:
+    """Whether :func:`auditor.continuity.check` chains the hand of ``row``: not cancelled, not a
+    fast-fold pool's, at a named table, with its seats (the others have no chain finding)."""
+    return not row.get("cancelled") and not row.get("pool") and row.get("table") is not None \
+        and row.get("seats") is not None  # fmt: skip
+
+
+def table_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """The table of a hand as :func:`auditor.continuity.check` chains it (site, tournament, table and
+    flight, a missing one as empty; every hand without a site at one key, as polars' null key)."""
+    site = row.get("site")
+    if site is None:
+        return (0,)
+    return (1, site, row.get("tournament_id") or "", row.get("table") or "", row.get("flight") or "")
+
+
+def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterator[pl.DataFrame]:
+    """The rows of the cross-hand findings of the hand rows in ``batches`` (any tables and
+    tournaments, typically one huge one), as :func:`check_rows` finds them on all at once, in frames
+    to be sorted (by :data:`ORDER`, stably: a hand's chain findings come before its schedule
+    findings, as in ``check``), holding about ``per_part`` hands at a time (and, of one table, the
+    hand ids seen so far: a repeated id keeps its first place in the chain).
+
+    The chained hands (:func:`chainable`) are sorted on disk (:class:`auditor.spillsort.RowSpill`,
+    in ``tmp``) into chain order: by table, start time, hand number (as ``check`` reads it) and input
+    order; a hand id already seen at its table is left out, as ``check`` leaves it out.  They are
+    then checked by windows of ``per_part`` hands, each with :data:`BEFORE` hands before it and
+    :data:`AFTER` after it, whose own findings are dropped: every rule within a table compares a
+    hand with the one before it, but one, a player back after hands away (T001 ``returned``), whose
+    previous hand may lie before the window; that finding is added from what the stream keeps of
+    each player of the current table (the place of their last hand).  The blind schedule across a
+    tournament's tables (:func:`auditor.schedule.check`) is checked once, on the few columns it
+    reads, of the tournament hands in input order."""
+    from auditor.continuity import FINDINGS, _id_number, check, flat_frames
+    from auditor.spillsort import RowSpill
+    from auditor.tables import fit_rows
+
+    import polars as pl
+
+    narrow = {c: t for c, t in _input_schema().items() if c in SCHEDULE_INPUT}
+    sched: list[pl.DataFrame] = []
+    spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
+                     block_rows=max(per_part // 16, 1))  # fmt: skip
+    try:
+        i = 0
+        for batch in batches:
+            chained = [r for r in batch if chainable(r)]
+            nos = _id_number(pl.Series([r.get("hand_id") for r in chained], dtype=pl.String))[0].to_list()
+            for r, no in zip(chained, nos, strict=True):
+                t = r.get("start_utc")
+                spill.add(((table_key(r), t is None, 0 if t is None else t, no is None, 0 if no is None else no, i), r))
+                i += 1
+            timed = [{c: r.get(c) for c in narrow} for r in batch if _scheduled(r)]
+            if timed:
+                sched.append(pl.DataFrame(fit_rows(timed, narrow), schema=narrow, orient="row"))
+                if len(sched) >= 64:
+                    sched = [pl.concat(sched, rechunk=True)]
+
+        def windows() -> Iterator[tuple[list[_Hand], int, int]]:
+            buf: list[_Hand] = []  # the hands before the window (``lead`` of them), its own, the one after
+            lead = 0
+            for hand in _chained(spill.sorted()):
+                buf.append(hand)
+                if len(buf) - lead >= per_part + AFTER:
+                    yield buf, lead, lead + per_part
+                    cut = max(0, lead + per_part - BEFORE)
+                    buf, lead = buf[cut:], lead + per_part - cut
+            if len(buf) > lead:
+                yield buf, lead, len(buf)
+
+        players: dict[str, tuple[int, int]] = {}  # of the current table: the place (k, g) of each one's last hand
+        table: tuple[Any, ...] | None = None
+        for buf, lead, end in windows():
+            hands, seats = flat_frames([h.row for h in buf])
+            found = check(hands.lazy(), seats=seats.lazy(), across=False).collect().select(list(FINDINGS))
+            others = {_who(h.row) for h in buf[:lead] + buf[end:]}
+            if others:
+                who = pl.struct("hand_id", "path", "table", "site", "tournament_id")
+                mine = found.select(who.alias("w"))["w"].to_list()
+                found = found.filter(pl.Series([tuple(w.values()) not in others for w in mine], dtype=pl.Boolean))
+            back: list[dict[str, Any]] = []
+            first = buf[0].g  # the first hand the window's check saw
+            for h in buf[lead:end]:
+                if h.table != table:
+                    table, players = h.table, {}
+                for seat in h.row["seats"]:
+                    p = seat.get("player")
+                    if p is None:
+                        continue
+                    last = players.get(p)
+                    if last is not None and last[1] < first and h.prev is not None:  # unseen by the check
+                        back.append(_returned(h, seat, h.k - last[0] - 1))
+                    players[p] = (h.k, h.g)
+            yield found
+            if back:
+                yield pl.DataFrame(fit_rows(back, FINDINGS), schema=FINDINGS, orient="row")
+    finally:
+        spill.close()
+    if sched:
+        from auditor.schedule import check as schedule_check
+
+        yield schedule_check(pl.concat(sched).lazy()).collect().select(list(FINDINGS))
+
+
+def _input_schema() -> dict[str, Any]:
+    from auditor.continuity import FLAT
+
+    return dict(FLAT)
+
+
+def _scheduled(row: dict[str, Any]) -> bool:
+    """Whether :func:`auditor.schedule.check` may read the hand of ``row`` (a timed tournament hand
+    at a named table, not cancelled, not a pool's): the others are left out of its input."""
+    return row.get("tournament_id") is not None and row.get("big_blind") is not None \
+        and row.get("table") is not None and not row.get("cancelled") and not row.get("pool")  # fmt: skip
+
+
+def _who(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (row.get("hand_id"), row.get("path"), row.get("table"), row.get("site"), row.get("tournament_id"))
+
+
+def _chained(items: Iterable[tuple[Any, ...]]) -> Iterator[_Hand]:
+    """The hands of the sorted ``items`` ((key, row), in chain order) that ``check`` chains: the
+    first of each hand id at its table."""
+    table: tuple[Any, ...] | None = None
+    seen: set[Any] = set()
+    prev: dict[str, Any] | None = None
+    k = g = 0
+    for key, row in items:
+        if key[0] != table:
+            table, seen, prev, k = key[0], set(), None, 0
+        hid = row.get("hand_id")
+        if hid in seen:
+            continue
+        seen.add(hid)
+        yield _Hand(row, key[0], k, g, prev)
+        prev, k, g = row, k + 1, g + 1
+
+
+def _returned(h: _Hand, seat: dict[str, Any], away: int) -> dict[str, Any]:
+    """The T001 row (reason ``returned``) of a player of ``h`` back after ``away`` hands away."""
+    r, p = h.row, h.prev
+    assert p is not None
+    return {"code": "T001", "site": r.get("site"), "hand_id": r.get("hand_id"), "path": r.get("path"),
+            "line": seat.get("line"), "table": r.get("table"), "tournament_id": r.get("tournament_id"),
+            "player": seat.get("player"), "reason": "returned", "expected": away, "actual": None,
+            "decimals": r.get("decimals"), "prev_hand_id": p.get("hand_id"), "prev_path": p.get("path"),
+            "prev_line": p.get("first_line")}  # fmt: skip
+
+
 def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
                 buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None,
                 max_buckets: int | None = None) -> list[Finding]:  # fmt: skip
@@ -302,13 +475,15 @@ def sorted_finding_frames(batches: Iterable[Rows], tmp: Path, hands: int, per_pa
                 k = -(-size // per_part)
                 sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows)
                 path.unlink()
-                if len(sub) > 1:  # (one part: one table or tournament, which is checked whole)
+                if len(sub) > 1:  # (one part: one table or tournament, or keys no hash told apart)
                     todo.extend((_beside(path)(j), m, salt + 1) for j, m in sub.items())
                     continue
                 path = _beside(path)(next(iter(sub)))
-            df = check_rows(list(r for b in read_rows(path) for r in b))
+            if size > per_part * 3 // 2:  # still large: a huge table or tournament, in windows
+                yield from windowed_frames(read_rows(path), path.with_suffix(".chain"), per_part)
+            else:
+                yield check_rows(list(r for b in read_rows(path) for r in b))
             path.unlink()
-            yield df
 
     from auditor import spillsort
     from auditor.continuity import FINDINGS
