@@ -698,7 +698,8 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta, across: bool 
     if across:
         parts.append(schedule.check(df.lazy()).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
-    return out.sort(["path", "line", "code", "player"], nulls_last=True)
+    # (the reason last: a gap and a schedule row of one hand, T001 both, in one order however polars sorts)
+    return out.sort(["path", "line", "code", "player", "reason"], nulls_last=True)
 
 
 def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

@@ -79,7 +79,7 @@ ALLOCATOR = "narenas:1,tcache:false"
 #: time on a few thousand hands gains little from more, and each thread keeps its own buffers.
 THREADS = "1"
 #: The sort of the partitioned result (as :func:`auditor.batch.crosshand.check_partitioned`).
-ORDER = ["path", "line", "code", "player", "hand_id"]
+ORDER = ["path", "line", "code", "player", "hand_id", "reason"]
 
 ROWS_FILE = "rows.pickle"
 FINDINGS_FILE = "findings.pickle"
@@ -309,13 +309,13 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     each player of the current table (the place of their last hand).  The blind schedule across a
     tournament's tables (:func:`auditor.schedule.check`) is checked once, on the few columns it
     reads, of the tournament hands in input order."""
-    from auditor.continuity import FINDINGS, _id_number, check, flat_frames
+    import polars as pl
+
+    from auditor.continuity import FINDINGS, FLAT, _id_number, check, flat_frames
     from auditor.spillsort import RowSpill
     from auditor.tables import fit_rows
 
-    import polars as pl
-
-    narrow = {c: t for c, t in _input_schema().items() if c in SCHEDULE_INPUT}
+    narrow = {c: t for c, t in FLAT.items() if c in SCHEDULE_INPUT}
     sched: list[pl.DataFrame] = []
     spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
                      block_rows=max(per_part // 16, 1))  # fmt: skip
@@ -378,12 +378,6 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
         from auditor.schedule import check as schedule_check
 
         yield schedule_check(pl.concat(sched).lazy()).collect().select(list(FINDINGS))
-
-
-def _input_schema() -> dict[str, Any]:
-    from auditor.continuity import FLAT
-
-    return dict(FLAT)
 
 
 def _scheduled(row: dict[str, Any]) -> bool:
