@@ -318,7 +318,7 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     narrow = {c: t for c, t in FLAT.items() if c in SCHEDULE_INPUT}
     sched: list[pl.DataFrame] = []
     spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
-                     block_rows=max(per_part // 16, 1))  # fmt: skip
+                     block_rows=max(per_part // 64, 1))  # fmt: skip
     try:
         i = 0
         for batch in batches:
@@ -458,19 +458,22 @@ def sorted_finding_frames(batches: Iterable[Rows], tmp: Path, hands: int, per_pa
             yield check_rows(rows)
         return
     parts = min(-(-hands // per_part), MAX_BUCKETS if max_buckets is None else max_buckets)
+    keys: dict[int, bytes | None] = {}
     sizes = _bucket(batches, lambda r: zlib.crc32(bucket_key(r)) % parts, lambda i: tmp / f"bucket-{i:06d}.pickle",
-                    buffer_rows)  # fmt: skip
-    todo = [(tmp / f"bucket-{i:06d}.pickle", sizes[i], 1) for i in sorted(sizes)]
+                    buffer_rows, keys)  # fmt: skip
+    todo = [(tmp / f"bucket-{i:06d}.pickle", sizes[i], 1, keys[i] is not None) for i in sorted(sizes)]
 
     def checked() -> Iterator[pl.DataFrame]:
         while todo:
-            path, size, salt = todo.pop()
-            if size > per_part * 3 // 2 and salt <= MAX_SPLITS:  # an unlucky bucket: split it again
+            path, size, salt, lone = todo.pop()
+            # an unlucky bucket of several keys: split it again (one key cannot be)
+            if size > per_part * 3 // 2 and salt <= MAX_SPLITS and not lone:
                 k = -(-size // per_part)
-                sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows)
+                got: dict[int, bytes | None] = {}
+                sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows, got)
                 path.unlink()
-                if len(sub) > 1:  # (one part: one table or tournament, or keys no hash told apart)
-                    todo.extend((_beside(path)(j), m, salt + 1) for j, m in sub.items())
+                if len(sub) > 1:  # (one part: keys no hash told apart)
+                    todo.extend((_beside(path)(j), m, salt + 1, got[j] is not None) for j, m in sub.items())
                     continue
                 path = _beside(path)(next(iter(sub)))
             if size > per_part * 3 // 2:  # still large: a huge table or tournament, in windows
@@ -509,9 +512,10 @@ def _beside(path: Path) -> Callable[[int], Path]:
 
 
 def _bucket(batches: Iterable[Rows], which: Callable[[dict[str, Any]], int], file: Callable[[int], Path],
-            buffer_rows: int) -> dict[int, int]:  # fmt: skip
+            buffer_rows: int, keys: dict[int, bytes | None] | None = None) -> dict[int, int]:  # fmt: skip
     """Append each row of ``batches`` to the file of its bucket (``file(which(row))``), ``buffer_rows``
-    rows in memory at a time; the number of rows of each bucket."""
+    rows in memory at a time; the number of rows of each bucket.  ``keys``, if given, gets each
+    bucket's one :func:`bucket_key`, or None for a bucket of several."""
     buf: dict[int, Rows] = {}
     sizes: dict[int, int] = {}
     n = 0
@@ -527,6 +531,10 @@ def _bucket(batches: Iterable[Rows], which: Callable[[dict[str, Any]], int], fil
             i = which(r)
             buf.setdefault(i, []).append(r)
             sizes[i] = sizes.get(i, 0) + 1
+            if keys is not None and keys.get(i, b"") is not None:  # (a bucket's key, until a second one)
+                key = bucket_key(r)
+                if keys.setdefault(i, key) != key:
+                    keys[i] = None
             n += 1
             if n % buffer_rows == 0:
                 flush()
