@@ -28,7 +28,13 @@ of the auditing process:
   (with T001 selected, ~8 % of the corpus's hands have a cross-hand finding).  A chain of hands never crosses
   tables (nor a tournament's tables: :func:`bucket_key` groups as
   :func:`auditor.continuity.partition_key`), so the result equals ``check`` on the whole run
-  (``tests/test_crosshand_audit.py``).
+  (``tests/test_crosshand_audit.py``);
+* a bucket that stays larger than 1.5 times the partition size (one huge table or tournament:
+  a month of a cash table, a Sunday major's million hands under one id, which no hash splits) is
+  not checked whole but by :func:`windowed_frames`: its hands sorted on disk into chain order and
+  checked a partition at a time, each window with the hands it needs around it, the tournament's
+  schedule checked once on its few columns; the same findings
+  (``tests/test_crosshand_windows.py``).
 
 The temporary folder is removed at the end (or when the object is collected).  Its files are
 written and read only by this module, in a folder only the user can read (``tempfile.mkdtemp``).
@@ -258,6 +264,8 @@ def check_rows(rows: Rows) -> pl.DataFrame:
 #: before it, and whether that hand and itself are alone in their files (their neighbours').
 BEFORE = 2
 AFTER = 1
+#: Sorted runs of a huge bucket's hands merged at once (:func:`windowed_frames`).
+MERGE_RUNS = 64
 #: The columns :func:`auditor.schedule.check` reads (a tournament's schedule, checked apart from
 #: the windows: it compares every table of the tournament).
 SCHEDULE_INPUT = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "game", "structure",
@@ -317,8 +325,10 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
 
     narrow = {c: t for c, t in FLAT.items() if c in SCHEDULE_INPUT}
     sched: list[pl.DataFrame] = []
+    # a partition's rows a run, merged 64 runs at once (a run of 128,000 hands in one pass) reading
+    # 1/64 of a partition of each: about a partition's rows held while sorting and while merging
     spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
-                     block_rows=max(per_part // 64, 1))  # fmt: skip
+                     block_rows=max(per_part // MERGE_RUNS, 1), fan_in=MERGE_RUNS)  # fmt: skip
     try:
         i = 0
         for batch in batches:
