@@ -698,18 +698,20 @@ def _rows_runs(sizes: list[int], before: Path | None, tmp: Path) -> Iterator[tup
         (src / ROWS_FILE).unlink()
 
 
-def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None) -> int:
+def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None,
+         finisher_before: bool = False) -> int:  # fmt: skip
     """``--ends N,N``: the end of a large audit alone, on the rows of N hands (as ``--child``
     makes them): this checkout's finisher (``python -m auditor.finish``, the process the audit
     replaces itself with) beside ``before``'s cross-hand child (``python -m auditor.crosshand_audit``,
-    which its auditing process waited for), in the same run: peak RSS (largest and tree), CPU."""
+    which its auditing process waited for), or with ``finisher_before`` its finisher too, in the
+    same run: peak RSS (largest and tree), CPU."""
     from auditor.crosshand_audit import HANDS_PER_PARTITION, _child_env
 
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="bench-ends-") as tmp:
         for n, label, root, d in _rows_runs(sizes, before, Path(tmp)):
             env = {**_child_env(), "PYTHONPATH": str(root)}
-            if label == "before":
+            if label == "before" and not finisher_before:
                 argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
                 got = tree_run(argv, env, tmp, every)
             else:
@@ -720,7 +722,8 @@ def ends(sizes: list[int], before: Path | None, every: float, json_out: str | No
                     got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
                 report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
                 got["findings"] = len(report["findings"])
-            r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
+            kind = "child" if label == "before" and not finisher_before else "finisher"
+            r = {"hands": n, "checkout": label, "process": kind, **got}
             _report(rows, r)
     _save(rows, json_out)
     return 0
@@ -917,6 +920,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ends", metavar="N,N",
                     help="the end of a large audit alone on N hands' rows: this checkout's finisher beside "
                          "--before's cross-hand child")  # fmt: skip
+    ap.add_argument("--finisher-before", action="store_true",
+                    help="with --ends: run --before's finisher too, not its cross-hand child (s12-bucket)")  # fmt: skip
     ap.add_argument("--buckets", metavar="N,N",
                     help="the buckets the cross-hand query checks on N hands' rows (no query run): the largest, "
                          "this checkout beside --before's")  # fmt: skip
@@ -940,7 +945,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return buckets(sizes, Path(args.before).resolve() if args.before else None, args.json)
     if args.ends:
         sizes = [int(x) for x in args.ends.split(",") if x.strip()]
-        return ends(sizes, Path(args.before).resolve() if args.before else None, args.every, args.json)
+        before = Path(args.before).resolve() if args.before else None
+        return ends(sizes, before, args.every, args.json, args.finisher_before)
     if args.tree:
         roots = ([("before", Path(args.before).resolve())] if args.before else []) + [("this", ROOT)]
         cmds = [c.strip() for c in (args.commands if args.commands != ",".join(SCALE_BOUNDS) else "audit").split(",")]
