@@ -229,12 +229,16 @@ def flat_input(hands: pl.LazyFrame, seats: pl.LazyFrame | None) -> tuple[pl.Data
     return df.with_columns(_has=pl.col(N_SEATS).is_not_null()).drop(N_SEATS), sf
 
 
-def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFrame | None = None) -> pl.LazyFrame:
+def check(hands: pl.LazyFrame, max_gap: timedelta = MAX_GAP, *, seats: pl.LazyFrame | None = None,
+          across: bool = True) -> pl.LazyFrame:  # fmt: skip
     """The cross-hand findings of ``hands``, one row per finding (:data:`FINDINGS`), sorted by path
     and line.  ``hands``: rows of :data:`INPUT` (seats nested), or with ``seats`` the flat form
-    (rows of :data:`FLAT`, and the seat frame).  Pure polars: no Python per row."""
+    (rows of :data:`FLAT`, and the seat frame).  Pure polars: no Python per row.  ``across``: the
+    blind schedule across a tournament's tables too (:func:`auditor.schedule.check`); without it,
+    only the rules within each table's chain (what a window of a huge table needs,
+    :func:`auditor.crosshand_audit.windowed_frames`, which checks the schedule once on its own)."""
     df, sf = flat_input(hands, seats)
-    return _check(df, sf, max_gap)
+    return _check(df, sf, max_gap, across)
 
 
 @dataclass
@@ -450,7 +454,7 @@ def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
     return ids.select("_r", "tkey", k=pl.int_range(pl.len(), dtype=pl.Int64) - first), plain
 
 
-def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFrame:
+def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta, across: bool = True) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
     # the chainable hands (as :func:`_keys`; no copy when all are)
     keep = ~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False) & pl.col("table").is_not_null()
@@ -691,9 +695,11 @@ def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta) -> pl.LazyFra
     cols = list(FINDINGS)
     parts = [x.select(cols) for x in (gaps, back, moves, rebuys, stack, b, bl)]
     # across the tables of a tournament: a table behind the blind schedule (T007, auditor.schedule)
-    parts.append(schedule.check(df.lazy()).select(cols))
+    if across:
+        parts.append(schedule.check(df.lazy()).select(cols))
     out = pl.concat(parts, how="vertical_relaxed").cast(FINDINGS)  # type: ignore[arg-type]
-    return out.sort(["path", "line", "code", "player"], nulls_last=True)
+    # (the reason last: a gap and a schedule row of one hand, T001 both, in one order however polars sorts)
+    return out.sort(["path", "line", "code", "player", "reason"], nulls_last=True)
 
 
 def frame(rows: list[dict[str, Any]]) -> pl.DataFrame:

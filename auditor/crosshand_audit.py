@@ -28,7 +28,13 @@ of the auditing process:
   (with T001 selected, ~8 % of the corpus's hands have a cross-hand finding).  A chain of hands never crosses
   tables (nor a tournament's tables: :func:`bucket_key` groups as
   :func:`auditor.continuity.partition_key`), so the result equals ``check`` on the whole run
-  (``tests/test_crosshand_audit.py``).
+  (``tests/test_crosshand_audit.py``);
+* a bucket that stays larger than 1.5 times the partition size (one huge table or tournament:
+  a month of a cash table, a Sunday major's million hands under one id, which no hash splits) is
+  not checked whole but by :func:`windowed_frames`: its hands sorted on disk into chain order and
+  checked a partition at a time, each window with the hands it needs around it, the tournament's
+  schedule checked once on its few columns; the same findings
+  (``tests/test_crosshand_windows.py``).
 
 The temporary folder is removed at the end (or when the object is collected).  Its files are
 written and read only by this module, in a folder only the user can read (``tempfile.mkdtemp``).
@@ -79,7 +85,7 @@ ALLOCATOR = "narenas:1,tcache:false"
 #: time on a few thousand hands gains little from more, and each thread keeps its own buffers.
 THREADS = "1"
 #: The sort of the partitioned result (as :func:`auditor.batch.crosshand.check_partitioned`).
-ORDER = ["path", "line", "code", "player", "hand_id"]
+ORDER = ["path", "line", "code", "player", "hand_id", "reason"]
 
 ROWS_FILE = "rows.pickle"
 FINDINGS_FILE = "findings.pickle"
@@ -253,6 +259,177 @@ def check_rows(rows: Rows) -> pl.DataFrame:
     return check(hands.lazy(), seats=seats.lazy()).collect().select(list(FINDINGS))
 
 
+#: A window of a huge table or tournament (:func:`windowed_frames`) is checked with this many of
+#: the hands before its own in chain order, and this many after: a hand's findings read the hand
+#: before it, and whether that hand and itself are alone in their files (their neighbours').
+BEFORE = 2
+AFTER = 1
+#: Sorted runs of a huge bucket's hands merged at once (:func:`windowed_frames`).
+MERGE_RUNS = 64
+#: The columns :func:`auditor.schedule.check` reads (a tournament's schedule, checked apart from
+#: the windows: it compares every table of the tournament).
+SCHEDULE_INPUT = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "game", "structure",
+                  "decimals", "start_utc", "small_blind", "big_blind", "ante", "cancelled", "pool",
+                  "local_start", "clock", "flight")  # fmt: skip
+
+
+class _Hand(NamedTuple):
+    """A chained hand of a huge bucket, in chain order: its row, its table's key, its place ``k``
+    in its table's chain, its place ``g`` in the whole stream, and the hand before it at its table."""
+
+    row: dict[str, Any]
+    table: tuple[Any, ...]
+    k: int
+    g: int
+    prev: dict[str, Any] | None
+
+
+def chainable(row: dict[str, Any]) -> bool:
+    """Whether :func:`auditor.continuity.check` chains the hand of ``row``: not cancelled, not a
+    fast-fold pool's, at a named table, with its seats (the others have no chain finding)."""
+    return not row.get("cancelled") and not row.get("pool") and row.get("table") is not None \
+        and row.get("seats") is not None  # fmt: skip
+
+
+def table_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """The table of a hand as :func:`auditor.continuity.check` chains it (site, tournament, table and
+    flight, a missing one as empty; every hand without a site at one key, as polars' null key)."""
+    site = row.get("site")
+    if site is None:
+        return (0,)
+    return (1, site, row.get("tournament_id") or "", row.get("table") or "", row.get("flight") or "")
+
+
+def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterator[pl.DataFrame]:
+    """The rows of the cross-hand findings of the hand rows in ``batches`` (any tables and
+    tournaments, typically one huge one), as :func:`check_rows` finds them on all at once, in frames
+    to be sorted (by :data:`ORDER`, stably: a hand's chain findings come before its schedule
+    findings, as in ``check``), holding about ``per_part`` hands at a time (and, of one table, the
+    hand ids seen so far: a repeated id keeps its first place in the chain).
+
+    The chained hands (:func:`chainable`) are sorted on disk (:class:`auditor.spillsort.RowSpill`,
+    in ``tmp``) into chain order: by table, start time, hand number (as ``check`` reads it) and input
+    order; a hand id already seen at its table is left out, as ``check`` leaves it out.  They are
+    then checked by windows of ``per_part`` hands, each with :data:`BEFORE` hands before it and
+    :data:`AFTER` after it, whose own findings are dropped: every rule within a table compares a
+    hand with the one before it, but one, a player back after hands away (T001 ``returned``), whose
+    previous hand may lie before the window; that finding is added from what the stream keeps of
+    each player of the current table (the place of their last hand).  The blind schedule across a
+    tournament's tables (:func:`auditor.schedule.check`) is checked once, on the few columns it
+    reads, of the tournament hands in input order."""
+    import polars as pl
+
+    from auditor.continuity import FINDINGS, FLAT, _id_number, check, flat_frames
+    from auditor.spillsort import RowSpill
+    from auditor.tables import fit_rows
+
+    narrow = {c: t for c, t in FLAT.items() if c in SCHEDULE_INPUT}
+    sched: list[pl.DataFrame] = []
+    # a partition's rows a run, merged 64 runs at once (a run of 128,000 hands in one pass) reading
+    # 1/64 of a partition of each: about a partition's rows held while sorting and while merging
+    spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
+                     block_rows=max(per_part // MERGE_RUNS, 1), fan_in=MERGE_RUNS)  # fmt: skip
+    try:
+        i = 0
+        for batch in batches:
+            chained = [r for r in batch if chainable(r)]
+            nos = _id_number(pl.Series([r.get("hand_id") for r in chained], dtype=pl.String))[0].to_list()
+            for r, no in zip(chained, nos, strict=True):
+                t = r.get("start_utc")
+                spill.add(((table_key(r), t is None, 0 if t is None else t, no is None, 0 if no is None else no, i), r))
+                i += 1
+            timed = [{c: r.get(c) for c in narrow} for r in batch if _scheduled(r)]
+            if timed:
+                sched.append(pl.DataFrame(fit_rows(timed, narrow), schema=narrow, orient="row"))
+                if len(sched) >= 64:
+                    sched = [pl.concat(sched, rechunk=True)]
+
+        def windows() -> Iterator[tuple[list[_Hand], int, int]]:
+            buf: list[_Hand] = []  # the hands before the window (``lead`` of them), its own, the one after
+            lead = 0
+            for hand in _chained(spill.sorted()):
+                buf.append(hand)
+                if len(buf) - lead >= per_part + AFTER:
+                    yield buf, lead, lead + per_part
+                    cut = max(0, lead + per_part - BEFORE)
+                    buf, lead = buf[cut:], lead + per_part - cut
+            if len(buf) > lead:
+                yield buf, lead, len(buf)
+
+        players: dict[str, tuple[int, int]] = {}  # of the current table: the place (k, g) of each one's last hand
+        table: tuple[Any, ...] | None = None
+        for buf, lead, end in windows():
+            hands, seats = flat_frames([h.row for h in buf])
+            found = check(hands.lazy(), seats=seats.lazy(), across=False).collect().select(list(FINDINGS))
+            others = {_who(h.row) for h in buf[:lead] + buf[end:]}
+            if others:
+                who = pl.struct("hand_id", "path", "table", "site", "tournament_id")
+                mine = found.select(who.alias("w"))["w"].to_list()
+                found = found.filter(pl.Series([tuple(w.values()) not in others for w in mine], dtype=pl.Boolean))
+            back: list[dict[str, Any]] = []
+            first = buf[0].g  # the first hand the window's check saw
+            for h in buf[lead:end]:
+                if h.table != table:
+                    table, players = h.table, {}
+                for seat in h.row["seats"]:
+                    p = seat.get("player")
+                    if p is None:
+                        continue
+                    last = players.get(p)
+                    if last is not None and last[1] < first and h.prev is not None:  # unseen by the check
+                        back.append(_returned(h, seat, h.k - last[0] - 1))
+                    players[p] = (h.k, h.g)
+            yield found
+            if back:
+                yield pl.DataFrame(fit_rows(back, FINDINGS), schema=FINDINGS, orient="row")
+    finally:
+        spill.close()
+    if sched:
+        from auditor.schedule import check as schedule_check
+
+        yield schedule_check(pl.concat(sched).lazy()).collect().select(list(FINDINGS))
+
+
+def _scheduled(row: dict[str, Any]) -> bool:
+    """Whether :func:`auditor.schedule.check` may read the hand of ``row`` (a timed tournament hand
+    at a named table, not cancelled, not a pool's): the others are left out of its input."""
+    return row.get("tournament_id") is not None and row.get("big_blind") is not None \
+        and row.get("table") is not None and not row.get("cancelled") and not row.get("pool")  # fmt: skip
+
+
+def _who(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (row.get("hand_id"), row.get("path"), row.get("table"), row.get("site"), row.get("tournament_id"))
+
+
+def _chained(items: Iterable[tuple[Any, ...]]) -> Iterator[_Hand]:
+    """The hands of the sorted ``items`` ((key, row), in chain order) that ``check`` chains: the
+    first of each hand id at its table."""
+    table: tuple[Any, ...] | None = None
+    seen: set[Any] = set()
+    prev: dict[str, Any] | None = None
+    k = g = 0
+    for key, row in items:
+        if key[0] != table:
+            table, seen, prev, k = key[0], set(), None, 0
+        hid = row.get("hand_id")
+        if hid in seen:
+            continue
+        seen.add(hid)
+        yield _Hand(row, key[0], k, g, prev)
+        prev, k, g = row, k + 1, g + 1
+
+
+def _returned(h: _Hand, seat: dict[str, Any], away: int) -> dict[str, Any]:
+    """The T001 row (reason ``returned``) of a player of ``h`` back after ``away`` hands away."""
+    r, p = h.row, h.prev
+    assert p is not None
+    return {"code": "T001", "site": r.get("site"), "hand_id": r.get("hand_id"), "path": r.get("path"),
+            "line": seat.get("line"), "table": r.get("table"), "tournament_id": r.get("tournament_id"),
+            "player": seat.get("player"), "reason": "returned", "expected": away, "actual": None,
+            "decimals": r.get("decimals"), "prev_hand_id": p.get("hand_id"), "prev_path": p.get("path"),
+            "prev_line": p.get("first_line")}  # fmt: skip
+
+
 def findings_of(batches: Iterable[Rows], tmp: Path, hands: int, per_part: int = HANDS_PER_PARTITION,
                 buffer_rows: int = BUFFER_ROWS, run_rows: int | None = None,
                 max_buckets: int | None = None) -> list[Finding]:  # fmt: skip
@@ -291,24 +468,29 @@ def sorted_finding_frames(batches: Iterable[Rows], tmp: Path, hands: int, per_pa
             yield check_rows(rows)
         return
     parts = min(-(-hands // per_part), MAX_BUCKETS if max_buckets is None else max_buckets)
+    keys: dict[int, bytes | None] = {}
     sizes = _bucket(batches, lambda r: zlib.crc32(bucket_key(r)) % parts, lambda i: tmp / f"bucket-{i:06d}.pickle",
-                    buffer_rows)  # fmt: skip
-    todo = [(tmp / f"bucket-{i:06d}.pickle", sizes[i], 1) for i in sorted(sizes)]
+                    buffer_rows, keys)  # fmt: skip
+    todo = [(tmp / f"bucket-{i:06d}.pickle", sizes[i], 1, keys[i] is not None) for i in sorted(sizes)]
 
     def checked() -> Iterator[pl.DataFrame]:
         while todo:
-            path, size, salt = todo.pop()
-            if size > per_part * 3 // 2 and salt <= MAX_SPLITS:  # an unlucky bucket: split it again
+            path, size, salt, lone = todo.pop()
+            # an unlucky bucket of several keys: split it again (one key cannot be)
+            if size > per_part * 3 // 2 and salt <= MAX_SPLITS and not lone:
                 k = -(-size // per_part)
-                sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows)
+                got: dict[int, bytes | None] = {}
+                sub = _bucket(read_rows(path), _salted(salt, k), _beside(path), buffer_rows, got)
                 path.unlink()
-                if len(sub) > 1:  # (one part: one table or tournament, which is checked whole)
-                    todo.extend((_beside(path)(j), m, salt + 1) for j, m in sub.items())
+                if len(sub) > 1:  # (one part: keys no hash told apart)
+                    todo.extend((_beside(path)(j), m, salt + 1, got[j] is not None) for j, m in sub.items())
                     continue
                 path = _beside(path)(next(iter(sub)))
-            df = check_rows(list(r for b in read_rows(path) for r in b))
+            if size > per_part * 3 // 2:  # still large: a huge table or tournament, in windows
+                yield from windowed_frames(read_rows(path), path.with_suffix(".chain"), per_part)
+            else:
+                yield check_rows(list(r for b in read_rows(path) for r in b))
             path.unlink()
-            yield df
 
     from auditor import spillsort
     from auditor.continuity import FINDINGS
@@ -340,9 +522,10 @@ def _beside(path: Path) -> Callable[[int], Path]:
 
 
 def _bucket(batches: Iterable[Rows], which: Callable[[dict[str, Any]], int], file: Callable[[int], Path],
-            buffer_rows: int) -> dict[int, int]:  # fmt: skip
+            buffer_rows: int, keys: dict[int, bytes | None] | None = None) -> dict[int, int]:  # fmt: skip
     """Append each row of ``batches`` to the file of its bucket (``file(which(row))``), ``buffer_rows``
-    rows in memory at a time; the number of rows of each bucket."""
+    rows in memory at a time; the number of rows of each bucket.  ``keys``, if given, gets each
+    bucket's one :func:`bucket_key`, or None for a bucket of several."""
     buf: dict[int, Rows] = {}
     sizes: dict[int, int] = {}
     n = 0
@@ -358,6 +541,10 @@ def _bucket(batches: Iterable[Rows], which: Callable[[dict[str, Any]], int], fil
             i = which(r)
             buf.setdefault(i, []).append(r)
             sizes[i] = sizes.get(i, 0) + 1
+            if keys is not None and keys.get(i, b"") is not None:  # (a bucket's key, until a second one)
+                key = bucket_key(r)
+                if keys.setdefault(i, key) != key:
+                    keys[i] = None
             n += 1
             if n % buffer_rows == 0:
                 flush()

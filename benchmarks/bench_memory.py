@@ -49,6 +49,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -697,18 +698,20 @@ def _rows_runs(sizes: list[int], before: Path | None, tmp: Path) -> Iterator[tup
         (src / ROWS_FILE).unlink()
 
 
-def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None) -> int:
+def ends(sizes: list[int], before: Path | None, every: float, json_out: str | None,
+         finisher_before: bool = False) -> int:  # fmt: skip
     """``--ends N,N``: the end of a large audit alone, on the rows of N hands (as ``--child``
     makes them): this checkout's finisher (``python -m auditor.finish``, the process the audit
     replaces itself with) beside ``before``'s cross-hand child (``python -m auditor.crosshand_audit``,
-    which its auditing process waited for), in the same run: peak RSS (largest and tree), CPU."""
+    which its auditing process waited for), or with ``finisher_before`` its finisher too, in the
+    same run: peak RSS (largest and tree), CPU."""
     from auditor.crosshand_audit import HANDS_PER_PARTITION, _child_env
 
     rows: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory(prefix="bench-ends-") as tmp:
         for n, label, root, d in _rows_runs(sizes, before, Path(tmp)):
             env = {**_child_env(), "PYTHONPATH": str(root)}
-            if label == "before":
+            if label == "before" and not finisher_before:
                 argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
                 got = tree_run(argv, env, tmp, every)
             else:
@@ -719,8 +722,67 @@ def ends(sizes: list[int], before: Path | None, every: float, json_out: str | No
                     got = tree_run(argv, env, tmp, every, pass_fds=(out.fileno(),))
                 report = json.loads((Path(tmp) / f"report-{n}.json").read_text("utf-8"))
                 got["findings"] = len(report["findings"])
-            r = {"hands": n, "checkout": label, "process": "child" if label == "before" else "finisher", **got}
+            kind = "child" if label == "before" and not finisher_before else "finisher"
+            r = {"hands": n, "checkout": label, "process": kind, **got}
             _report(rows, r)
+    _save(rows, json_out)
+    return 0
+
+
+def one_key_rows(directory: Path, base: list[dict[str, object]], n: int, tables: int) -> None:
+    """The rows file of ``n`` hands all of one key (s12-bucket): ``base`` repeated with fresh hand
+    ids and lines at one cash table (``tables`` 0), or at ``tables`` tables of one tournament."""
+    from auditor.crosshand_audit import ROWS_FILE, ROWS_PER_BATCH
+    from auditor.spillsort import dump
+
+    span = 1 + max(int(r["first_line"] or 0) for r in base)  # type: ignore[call-overload]
+    with open(directory / ROWS_FILE, "wb") as f:
+        batch = []
+        for i in range(n):
+            rep, r = divmod(i, len(base))
+            row = dict(base[r])
+            row["hand_id"] = str(800_000_000_000 + i)
+            row["first_line"] = int(row["first_line"] or 0) + rep * span  # type: ignore[call-overload]
+            row["table"] = f"Big {i % tables}" if tables else "Big"
+            row["tournament_id"] = "900000001" if tables else None
+            row["flight"] = None
+            batch.append(row)
+            if len(batch) >= ROWS_PER_BATCH:
+                dump(batch, f)
+                batch = []
+        if batch:
+            dump(batch, f)
+
+
+def one_key(sizes: list[int], tables: int, before: Path | None, every: float, json_out: str | None) -> int:
+    """``--one-key N,N`` (s12-bucket): the cross-hand child (``python -m auditor.crosshand_audit``)
+    on N hands of one cash table (or, with ``--tables T``, of one tournament on T tables), this
+    checkout beside ``before``'s, alternating, in the same run: peak RSS, CPU, findings."""
+    from auditor.crosshand_audit import FINDINGS_FILE, HANDS_PER_PARTITION, ROWS_FILE, _child_env
+    from auditor.spillsort import load_all
+
+    base = corpus_rows()
+    rows: list[dict[str, object]] = []
+    roots = ([("before", before)] if before else []) + [("this", ROOT)]
+    with tempfile.TemporaryDirectory(prefix="bench-one-key-") as tmp:
+        for n in sizes:
+            src = Path(tmp) / f"rows-{n}"
+            src.mkdir()
+            one_key_rows(src, base, n, tables)
+            for label, root in roots:
+                d = Path(tmp) / f"{label}-{n}"
+                d.mkdir()
+                os.link(src / ROWS_FILE, d / ROWS_FILE)
+                env = {**_child_env(), "PYTHONPATH": str(root)}
+                argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
+                got = tree_run(argv, env, tmp, every)
+                found = 0
+                if (d / FINDINGS_FILE).exists():
+                    with open(d / FINDINGS_FILE, "rb") as f:
+                        found = sum(len(part) for part in load_all(f))
+                shutil.rmtree(d)
+                _report(rows, {"hands": n, "tables": tables or 1, "checkout": label, **got, "findings": found})
+            shutil.rmtree(src)
     _save(rows, json_out)
     return 0
 
@@ -858,14 +920,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ends", metavar="N,N",
                     help="the end of a large audit alone on N hands' rows: this checkout's finisher beside "
                          "--before's cross-hand child")  # fmt: skip
+    ap.add_argument("--finisher-before", action="store_true",
+                    help="with --ends: run --before's finisher too, not its cross-hand child (s12-bucket)")  # fmt: skip
     ap.add_argument("--buckets", metavar="N,N",
                     help="the buckets the cross-hand query checks on N hands' rows (no query run): the largest, "
                          "this checkout beside --before's")  # fmt: skip
     ap.add_argument("--plan", metavar="N,N",
                     help="the buckets the cross-hand query would check on N hands' rows, from their keys alone "
                          "(seconds at 10M), this checkout beside --before's")  # fmt: skip
+    ap.add_argument("--one-key", metavar="N,N",
+                    help="the cross-hand child on N hands of one cash table (or --tables T of one tournament), "
+                         "this checkout beside --before's")  # fmt: skip
+    ap.add_argument("--tables", type=int, default=0, help="with --one-key: the tournament's tables (0: a cash table)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    if args.one_key:
+        sizes = [int(x) for x in args.one_key.split(",") if x.strip()]
+        return one_key(sizes, args.tables, Path(args.before).resolve() if args.before else None, args.every, args.json)
     if args.plan:
         sizes = [int(x) for x in args.plan.split(",") if x.strip()]
         return plan(sizes, Path(args.before).resolve() if args.before else None, args.json)
@@ -874,7 +945,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return buckets(sizes, Path(args.before).resolve() if args.before else None, args.json)
     if args.ends:
         sizes = [int(x) for x in args.ends.split(",") if x.strip()]
-        return ends(sizes, Path(args.before).resolve() if args.before else None, args.every, args.json)
+        before = Path(args.before).resolve() if args.before else None
+        return ends(sizes, before, args.every, args.json, args.finisher_before)
     if args.tree:
         roots = ([("before", Path(args.before).resolve())] if args.before else []) + [("this", ROOT)]
         cmds = [c.strip() for c in (args.commands if args.commands != ",".join(SCALE_BOUNDS) else "audit").split(",")]
