@@ -57,6 +57,25 @@ _NEXT_STREET: dict[str, M.Street] = {
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
 
+#: The seat numbers, button seats and table sizes printed most: their value without
+#: :meth:`HandAssembler.number`'s checks (any other text goes through them).
+_NUMBERS: dict[object, int] = {str(i): i for i in range(100)}
+
+#: The decimals of a header's stakes text (see :func:`_stakes_decimals`), by text: a run meets a
+#: few distinct ones.  Bounded: cleared when full.
+_STAKES_DECIMALS: dict[str, int] = {}
+
+
+def _stakes_decimals(stakes: str) -> int:
+    """2 when the header's currency and stakes (``stakes``) print decimals or money, else 0."""
+    n = _STAKES_DECIMALS.get(stakes)
+    if n is None:
+        n = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        if len(_STAKES_DECIMALS) >= 1024:
+            _STAKES_DECIMALS.clear()
+        _STAKES_DECIMALS[stakes] = n
+    return n
+
 
 _REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
 
@@ -154,6 +173,11 @@ class HandAssembler:
             raise ReadFailure("P006", self.line, self.col, f"the {what} {t[:20]!r} is not a whole number")
         return int(t)
 
+    def _number(self, text: object, what: str) -> int:
+        """:meth:`number`, a usual value (one or two digits) read from a table."""
+        n = _NUMBERS.get(text)
+        return n if n is not None else self.number(text, what)
+
     def money(self, text: str) -> int:
         """A real-money amount (a bounty in a chip tournament): cents when it carries a currency."""
         try:
@@ -168,8 +192,9 @@ class HandAssembler:
     # -- head
     def header(self, values: dict[str, Any]) -> None:
         """Header facts; fixes how many decimals the hand's amounts have."""
-        self.facts.update({k: v for k, v in values.items() if v is not None})
         f = self.facts
+        # (the fast path's header values hold no None: one scan in C instead of a copy)
+        f.update(values if None not in values.values() else {k: v for k, v in values.items() if v is not None})
         if f.get("year") and f.get("date") and str(f["year"]) not in str(f["date"]):
             if "/" in str(f["year"]):  # the day printed after the time ("11:37:56 ET - 2010/03/03", Full Tilt)
                 f["date"] = f"{f['year']} {f['date']}"
@@ -177,7 +202,7 @@ class HandAssembler:
                 f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = (f"{f.get('currency') or ''} {f.get('sb') or ''} {f.get('bb') or ''} {f.get('button_blind') or ''} "
                   f"{f.get('ante') or ''}")  # fmt: skip
-        self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        self.decimals = _stakes_decimals(stakes)
         if "streets_by_betting" in values:
             self.unmarked = True
         if f.get("decimals") is not None:
@@ -271,13 +296,18 @@ class HandAssembler:
                 self.derived_posts = True
         self.line = saved
 
-    def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
-        status = status.lower()
-        # (number's usual case inline: a seat line of each player a hand)
-        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
-        n = int(seat) if ok else self.number(seat, "seat number")
-        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None,
-                                 "sitting out" in status or "out of hand" in status))  # fmt: skip
+    def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None,
+             status: str | None = "") -> None:  # fmt: skip
+        """A seat line; ``status`` (None: nothing printed) tells a player sitting out.  The
+        arguments are in the order of a seat line's values in :mod:`~auditor.formats.quick`."""
+        n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
+        if n is None:
+            n = self.number(seat, "seat number")
+        out = False
+        if status:
+            status = status.lower()
+            out = "sitting out" in status or "out of hand" in status
+        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None, out))
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
@@ -711,9 +741,9 @@ class HandAssembler:
                                      V.pot_label(pot or "pot")))  # fmt: skip
 
     def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
-        # (number's usual case inline: a seat line of each player a hand)
-        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
-        n = int(seat) if ok else self.number(seat, "seat number")
+        n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
+        if n is None:
+            n = self.number(seat, "seat number")
         self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won,
                                         V.cards_of(cards) if cards else ()))  # fmt: skip
 
@@ -796,7 +826,8 @@ class HandAssembler:
         )
 
     def build(self) -> M.Hand:
-        self._unprinted_all_ins()
+        if self.export.all_in_before_cards:
+            self._unprinted_all_ins()
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
@@ -834,7 +865,9 @@ class HandAssembler:
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
-        extras = {k: str(v) for k, v in f.items() if k in _EXTRA_FACTS}
+        extra = f.keys() & _EXTRA_FACTS  # (a set operation in C; then, in the facts' order, its few)
+        extras = {k: str(v) for k, v in f.items() if k in extra} if len(extra) > 1 else {
+            k: str(f[k]) for k in extra}  # fmt: skip
         if partial_extras:
             extras.update(partial_extras)
         return M.Hand(  # by position (cheaper than 28 keywords), in the order of Hand's fields
@@ -850,8 +883,8 @@ class HandAssembler:
             self.amt(bb) if bb else None,  # big_blind
             currency,  # currency
             self.decimals,  # decimals
-            self.number(button, "button seat") if button else None,  # button
-            self.number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
+            self._number(button, "button seat") if button else None,  # button
+            self._number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
             f.get("table") or f.get("table_name"),  # table
             f.get("tournament_id"),  # tournament_id
             f.get("level"),  # level

@@ -473,28 +473,40 @@ class PegVisitor:
                 raise _Slow
             self.walk(header)
         first = a.line
-        m = plan.table.match(lines[1])
-        if m is None or m.end() != len(lines[1]):
+        line = lines[1]
+        m = plan.table.match(line)
+        if m is None or m.end() != len(line):
             raise _Slow
-        a.line, a.col = first + 1, 1
+        a.line, a.col = first + 1, 1  # (no handler moves the column: 1 for every seat line too)
         a.table(m.groupdict())  # what on_table does with the table rule's one part
         n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
-        on_seat = HANDLERS["seat"]
         values = plan.seat_values
-        read_seat = READERS["seat"]
-        while n < len(lines):
-            m = seat.match(lines[n])
-            if m is None:
-                break
-            if m.end() != len(lines[n]):
-                raise _Slow
-            a.line, a.col = first + n, 1
-            if values is not None:
-                read_seat(self, m.group(*values))
-            else:
+        end = len(lines)
+        if values is not None:  # each seat line's values as one tuple: what quick's seat reader does
+            add = a.seat
+            while n < end:
+                line = lines[n]
+                m = seat.match(line)
+                if m is None:
+                    break
+                if m.end() != len(line):
+                    raise _Slow
+                a.line = first + n
+                add(*m.group(*values))
+                n += 1
+        else:
+            on_seat = HANDLERS["seat"]
+            while n < end:
+                line = lines[n]
+                m = seat.match(line)
+                if m is None:
+                    break
+                if m.end() != len(line):
+                    raise _Slow
+                a.line = first + n
                 on_seat(self, [("seat", m.groupdict())], None)
-            n += 1
+                n += 1
         if n == 2:
             raise _Slow  # no seat line: the full parse reports it
         return n
@@ -579,15 +591,25 @@ class PegVisitor:
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.summary_seat(g["seat"], g["player"], g.get("rest") or "", g.get("roles"))
+        self.summary_seat(g["seat"], g["player"], g.get("rest"), g.get("roles"))
 
-    def summary_seat(self, seat: str, player: str, rest: str, roles: str | None) -> None:
+    def summary_seat(self, seat: str, player: str, rest: str | None, roles: str | None) -> None:
+        """A summary seat line's values (in the order of :mod:`~auditor.formats.quick`'s reader:
+        ``rest`` and ``roles`` None when not printed) as the seat's result."""
+        if rest is None:
+            rest = ""
         # what the line says was won, and the cards it shows (neither can be there without the
         # words the patterns start with: the common "folded before Flop" line skips both searches)
-        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest)) if "won" in rest or (
-            "collected" in rest) else ()  # fmt: skip
-        m = _SHOWN.search(rest) if "[" in rest else None
-        self.a.seat_result(seat, player, (roles or "") + " " + rest, won, m.group(1) if m else None)
+        won: tuple[int, ...] = ()
+        if "won" in rest or "collected" in rest:
+            amt = self.a.amt
+            won = tuple([amt(m.group(1)) for m in self.g.won_re.finditer(rest)])
+        cards = None
+        if "[" in rest:
+            m = _SHOWN.search(rest)
+            if m is not None:
+                cards = m.group(1)
+        self.a.seat_result(seat, player, roles + " " + rest if roles else " " + rest, won, cards)
 
     def on_summary_award(self, parts: Parts, node: Node) -> None:
         """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann

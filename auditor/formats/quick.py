@@ -127,8 +127,7 @@ def _collect(v: PegVisitor, x: Values) -> None:
 
 
 def _summary_seat(v: PegVisitor, x: Values) -> None:
-    seat, player, rest, roles = x
-    v.summary_seat(seat, player, rest or "", roles)
+    v.summary_seat(*x)  # (seat, player, rest, roles: the order of its parameters)
 
 
 def _board(v: PegVisitor, x: Values) -> None:
@@ -137,8 +136,7 @@ def _board(v: PegVisitor, x: Values) -> None:
 
 
 def _seat(v: PegVisitor, x: Values) -> None:
-    seat, player, stack, bounty, status = x
-    v.a.seat(seat, player, stack, bounty, status or "")
+    v.a.seat(*x)  # (seat, player, stack, bounty, status: the order of its parameters)
 
 
 READERS: dict[str, Callable[[PegVisitor, Values], None]] = {
