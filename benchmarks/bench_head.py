@@ -77,7 +77,7 @@ def _assembler(grammar: Any, c: Any) -> Any:
 
 def _handler(grammar: Any, line: str) -> str | None:
     """The handler the fast path gives ``line`` (the first candidate of the dispatch that reads it)."""
-    for prefix, needs, regex, expr, _name, handler, fast, _quick in grammar.dispatch.rules_for(line):
+    for prefix, needs, regex, _expr, _name, handler, fast, _quick in grammar.dispatch.rules_for(line):
         if (prefix and not line.startswith(prefix)) or (needs and needs not in line):
             continue
         if regex is not None:
@@ -105,73 +105,74 @@ def _time(setup: Callable[[], Any], run: Callable[[Any], None], repeat: int) -> 
     return best
 
 
+def measure(site: str, repeat: int) -> dict[str, Any]:
+    """Each part's µs a hand on the hands of ``site`` (see the module docstring)."""
+    from auditor.formats.peg import PegVisitor
+
+    p = _prepare(site)
+    grammar, plan, hands = p["grammar"], p["plan"], p["hands"]
+    n = len(hands)
+
+    def fresh() -> list[tuple[Any, Any]]:
+        return [(c, PegVisitor(grammar, _assembler(grammar, c))) for c, _n, _s, _t in hands]
+
+    def headed() -> list[tuple[Any, Any, Any]]:
+        out = []
+        for c, _n, seats, totals in hands:
+            v = PegVisitor(grammar, _assembler(grammar, c))
+            v.read_head(plan, c.lines)
+            out.append((v, seats, totals))
+        return out
+
+    def whole() -> list[Any]:
+        out = []
+        for c, k, _s, _t in hands:
+            a = _assembler(grammar, c)
+            v = PegVisitor(grammar, a)
+            v.read_head(plan, c.lines)
+            v.read_lines(c.lines[k:], c.first_line + k)
+            out.append(a)
+        return out
+
+    def head(state: list[tuple[Any, Any]]) -> None:
+        for c, v in state:
+            v.read_head(plan, c.lines)
+
+    def seats(state: list[tuple[Any, Any, Any]]) -> None:
+        for v, lines, _t in state:  # (one call for the hand's seat result lines, as in read_hand)
+            if lines:
+                v.read_lines([line for line, _at in lines], lines[0][1])
+
+    def total(state: list[tuple[Any, Any, Any]]) -> None:
+        for v, _s, lines in state:
+            for line, at in lines:
+                v.read_lines((line,), at)
+
+    def build(state: list[Any]) -> None:
+        for a in state:
+            a.build()
+
+    def new(state: None) -> None:
+        for c, _n, _s, _t in hands:
+            PegVisitor(grammar, _assembler(grammar, c))
+
+    res = {
+        "head": _time(fresh, head, repeat),
+        "seats": _time(headed, seats, repeat),
+        "total": _time(headed, total, repeat),
+        "build": _time(whole, build, repeat),
+        "new": _time(lambda: None, new, repeat),
+    }
+    return {"hands": n, "all": p["all"], **{k: 1e6 * v / n for k, v in res.items()}}
+
+
 def worker(sites: str, repeat: int) -> int:
     """One process: per site, each part's µs a hand, as JSON on the last line."""
     import auditor
-    from auditor.formats.peg import PegVisitor
 
     out: dict[str, Any] = {"auditor": str(Path(auditor.__file__).parent)}
     for site in sites.split(","):
-        p = _prepare(site)
-        grammar, plan, hands = p["grammar"], p["plan"], p["hands"]
-        n = len(hands)
-
-        def fresh() -> list[tuple[Any, Any, Any]]:
-            out = []
-            for c, _n, _s, _t in hands:
-                a = _assembler(grammar, c)
-                out.append((c, a, PegVisitor(grammar, a)))
-            return out
-
-        def headed() -> list[tuple[Any, Any, Any]]:
-            out = []
-            for c, _n, seats, totals in hands:
-                a = _assembler(grammar, c)
-                v = PegVisitor(grammar, a)
-                v.read_head(plan, c.lines)
-                out.append((v, seats, totals))
-            return out
-
-        def whole() -> list[Any]:
-            out = []
-            for c, k, _s, _t in hands:
-                a = _assembler(grammar, c)
-                v = PegVisitor(grammar, a)
-                v.read_head(plan, c.lines)
-                v.read_lines(c.lines[k:], c.first_line + k)
-                out.append(a)
-            return out
-
-        def head(state: list[tuple[Any, Any, Any]]) -> None:
-            for c, _a, v in state:
-                v.read_head(plan, c.lines)
-
-        def seats(state: list[tuple[Any, Any, Any]]) -> None:
-            for v, lines, _t in state:  # (one call for the hand's seat result lines, as in read_hand)
-                if lines:
-                    v.read_lines([line for line, _at in lines], lines[0][1])
-
-        def total(state: list[tuple[Any, Any, Any]]) -> None:
-            for v, _s, lines in state:
-                for line, at in lines:
-                    v.read_lines((line,), at)
-
-        def build(state: list[Any]) -> None:
-            for a in state:
-                a.build()
-
-        def new(state: None) -> None:
-            for c, _n, _s, _t in hands:
-                PegVisitor(grammar, _assembler(grammar, c))
-
-        res = {
-            "head": _time(fresh, head, repeat),
-            "seats": _time(headed, seats, repeat),
-            "total": _time(headed, total, repeat),
-            "build": _time(whole, build, repeat),
-            "new": _time(lambda: None, new, repeat),
-        }
-        out[site] = {"hands": n, "all": p["all"], **{k: 1e6 * v / n for k, v in res.items()}}
+        out[site] = measure(site, repeat)
     print(json.dumps(out))
     return 0
 

@@ -56,6 +56,7 @@ _NEXT_STREET: dict[str, M.Street] = {
 }
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
+_SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")  # the cards a summary seat line shows
 
 #: The seat numbers, button seats and table sizes printed most: their value without
 #: :meth:`HandAssembler.number`'s checks (any other text goes through them).
@@ -740,12 +741,30 @@ class HandAssembler:
         self.events.append(M.Collect(self.line, self.col, self.street, self.run, player, self.amt(amount_text),
                                      V.pot_label(pot or "pot")))  # fmt: skip
 
-    def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
+    def seat_result(self, seat: str, player: str, rest: str | None, roles: str | None,
+                    won_re: re.Pattern[str]) -> None:  # fmt: skip
+        """A summary seat line: the seat, the player, the line's ``roles`` ("(button) (small blind)",
+        with their leading space) and ``rest`` (its result, "folded before Flop"; None: not printed).
+        What it says was won is every amount ``won_re`` (the grammar's "won (...)" pattern, its group
+        1) finds in ``rest``; the cards it shows are those after "showed" or "mucked"."""
+        if rest is None:
+            rest = ""
+        # (neither can be there without the words the patterns start with: the common "folded
+        # before Flop" line skips both searches)
+        won: tuple[int, ...] = ()
+        if "won" in rest or "collected" in rest:
+            amt = self.amt
+            won = tuple([amt(m.group(1)) for m in won_re.finditer(rest)])
+        cards: tuple[str, ...] = ()
+        if "[" in rest:
+            m = _SHOWN.search(rest)
+            if m is not None:
+                cards = V.cards_of(m.group(1))
         n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
         if n is None:
             n = self.number(seat, "seat number")
-        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won,
-                                        V.cards_of(cards) if cards else ()))  # fmt: skip
+        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player,
+                                        roles + " " + rest if roles else " " + rest, won, cards))  # fmt: skip
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
@@ -831,12 +850,14 @@ class HandAssembler:
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
-        stakes = f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}"
-        currency = f.get("currency") or currency_of(stakes)
+        currency = f.get("currency") or currency_of(
+            f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}")  # fmt: skip
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
-        seats, partial_extras = partial.complete(self, seats, events)  # a record without seat lines
+        partial_extras: dict[str, str] = {}
+        if not seats:  # a record without seat lines
+            seats, partial_extras = partial.complete(self, seats, events)
         slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
         if slots and all(slots) and len(set(slots)) == len(slots):
             # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
@@ -865,9 +886,7 @@ class HandAssembler:
         money = (f.get("money") or "").lower()
         play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
                                    and self.decimals == 0)  # fmt: skip
-        extra = f.keys() & _EXTRA_FACTS  # (a set operation in C; then, in the facts' order, its few)
-        extras = {k: str(v) for k, v in f.items() if k in extra} if len(extra) > 1 else {
-            k: str(f[k]) for k in extra}  # fmt: skip
+        extras = {k: str(v) for k, v in f.items() if k in _EXTRA_FACTS}
         if partial_extras:
             extras.update(partial_extras)
         return M.Hand(  # by position (cheaper than 28 keywords), in the order of Hand's fields

@@ -127,7 +127,8 @@ def _collect(v: PegVisitor, x: Values) -> None:
 
 
 def _summary_seat(v: PegVisitor, x: Values) -> None:
-    v.summary_seat(*x)  # (seat, player, rest, roles: the order of its parameters)
+    seat, player, rest, roles = x
+    v.a.seat_result(seat, player, rest, roles, v.g.won_re)  # (as PegVisitor.summary_seat)
 
 
 def _board(v: PegVisitor, x: Values) -> None:
