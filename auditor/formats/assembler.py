@@ -56,6 +56,26 @@ _NEXT_STREET: dict[str, M.Street] = {
 }
 
 _ALLOWED_MONEY = re.compile(r"[$€£¥₹]|Rs\.|[A-Z]{3}")
+_SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")  # the cards a summary seat line shows
+
+#: The seat numbers, button seats and table sizes printed most: their value without
+#: :meth:`HandAssembler.number`'s checks (any other text goes through them).
+_NUMBERS: dict[object, int] = {str(i): i for i in range(100)}
+
+#: The decimals of a header's stakes text (see :func:`_stakes_decimals`), by text: a run meets a
+#: few distinct ones.  Bounded: cleared when full.
+_STAKES_DECIMALS: dict[str, int] = {}
+
+
+def _stakes_decimals(stakes: str) -> int:
+    """2 when the header's currency and stakes (``stakes``) print decimals or money, else 0."""
+    n = _STAKES_DECIMALS.get(stakes)
+    if n is None:
+        n = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        if len(_STAKES_DECIMALS) >= 1024:
+            _STAKES_DECIMALS.clear()
+        _STAKES_DECIMALS[stakes] = n
+    return n
 
 
 _REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
@@ -186,6 +206,11 @@ class HandAssembler:
             raise ReadFailure("P006", self.line, self.col, f"the {what} {t[:20]!r} is not a whole number")
         return int(t)
 
+    def _number(self, text: object, what: str) -> int:
+        """:meth:`number`, a usual value (one or two digits) read from a table."""
+        n = _NUMBERS.get(text)
+        return n if n is not None else self.number(text, what)
+
     def money(self, text: str) -> int:
         """A real-money amount (a bounty in a chip tournament): cents when it carries a currency."""
         try:
@@ -200,8 +225,9 @@ class HandAssembler:
     # -- head
     def header(self, values: dict[str, Any]) -> None:
         """Header facts; fixes how many decimals the hand's amounts have."""
-        self.facts.update({k: v for k, v in values.items() if v is not None})
         f = self.facts
+        # (the fast path's header values hold no None: one scan in C instead of a copy)
+        f.update(values if None not in values.values() else {k: v for k, v in values.items() if v is not None})
         if f.get("year") and f.get("date") and str(f["year"]) not in str(f["date"]):
             if "/" in str(f["year"]):  # the day printed after the time ("11:37:56 ET - 2010/03/03", Full Tilt)
                 f["date"] = f"{f['year']} {f['date']}"
@@ -209,7 +235,7 @@ class HandAssembler:
                 f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
         stakes = (f"{f.get('currency') or ''} {f.get('sb') or ''} {f.get('bb') or ''} {f.get('button_blind') or ''} "
                   f"{f.get('ante') or ''}")  # fmt: skip
-        self.decimals = 2 if (has_decimals(stakes) or _ALLOWED_MONEY.search(stakes)) else 0
+        self.decimals = _stakes_decimals(stakes)
         if "streets_by_betting" in values:
             self.unmarked = True
         if f.get("decimals") is not None:
@@ -303,13 +329,18 @@ class HandAssembler:
                 self.derived_posts = True
         self.line = saved
 
-    def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None, status: str = "") -> None:
-        status = status.lower()
-        # (number's usual case inline: a seat line of each player a hand)
-        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
-        n = int(seat) if ok else self.number(seat, "seat number")
-        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None,
-                                 "sitting out" in status or "out of hand" in status))  # fmt: skip
+    def seat(self, seat: str, player: str, stack: str | None, bounty: str | None = None,
+             status: str | None = "") -> None:  # fmt: skip
+        """A seat line; ``status`` (None: nothing printed) tells a player sitting out.  The
+        arguments are in the order of a seat line's values in :mod:`~auditor.formats.quick`."""
+        n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
+        if n is None:
+            n = self.number(seat, "seat number")
+        out = False
+        if status:
+            status = status.lower()
+            out = "sitting out" in status or "out of hand" in status
+        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None, out))
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
@@ -742,12 +773,30 @@ class HandAssembler:
         self.events.append(M.Collect(self.line, self.col, self.street, self.run, player, self.amt(amount_text),
                                      V.pot_label(pot or "pot")))  # fmt: skip
 
-    def seat_result(self, seat: str, player: str, text: str, won: tuple[int, ...], cards: str | None) -> None:
-        # (number's usual case inline: a seat line of each player a hand)
-        ok = type(seat) is str and seat.isdigit() and seat.isascii() and len(seat) <= 18
-        n = int(seat) if ok else self.number(seat, "seat number")
-        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won,
-                                        V.cards_of(cards) if cards else ()))  # fmt: skip
+    def seat_result(self, seat: str, player: str, rest: str | None, roles: str | None,
+                    won_re: re.Pattern[str]) -> None:  # fmt: skip
+        """A summary seat line: the seat, the player, the line's ``roles`` ("(button) (small blind)",
+        with their leading space) and ``rest`` (its result, "folded before Flop"; None: not printed).
+        What it says was won is every amount ``won_re`` (the grammar's "won (...)" pattern, its group
+        1) finds in ``rest``; the cards it shows are those after "showed" or "mucked"."""
+        if rest is None:
+            rest = ""
+        # (neither can be there without the words the patterns start with: the common "folded
+        # before Flop" line skips both searches)
+        won: tuple[int, ...] = ()
+        if "won" in rest or "collected" in rest:
+            amt = self.amt
+            won = tuple([amt(m.group(1)) for m in won_re.finditer(rest)])
+        cards: tuple[str, ...] = ()
+        if "[" in rest:
+            m = _SHOWN.search(rest)
+            if m is not None:
+                cards = V.cards_of(m.group(1))
+        n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
+        if n is None:
+            n = self.number(seat, "seat number")
+        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player,
+                                        roles + " " + rest if roles else " " + rest, won, cards))  # fmt: skip
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
@@ -828,16 +877,19 @@ class HandAssembler:
         )
 
     def build(self) -> M.Hand:
-        self._unprinted_all_ins()
+        if self.export.all_in_before_cards:
+            self._unprinted_all_ins()
         f = self.facts
         sb = f.get("sb") or f.get("lsb")
         bb = f.get("bb") or f.get("lbb")
-        stakes = f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}"
-        currency = f.get("currency") or currency_of(stakes)
+        currency = f.get("currency") or currency_of(
+            f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}")  # fmt: skip
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
-        seats, partial_extras = partial.complete(self, seats, events)  # a record without seat lines
+        partial_extras: dict[str, str] = {}
+        if not seats:  # a record without seat lines
+            seats, partial_extras = partial.complete(self, seats, events)
         slots = [V.position_slot(s.player) for s in seats] if "seats_by_position" in f else []
         if slots and all(slots) and len(set(slots)) == len(slots):
             # players are named by their position (Bodog network: "Dealer", "Small Blind", "UTG+1"):
@@ -882,8 +934,8 @@ class HandAssembler:
             self.amt(bb) if bb else None,  # big_blind
             currency,  # currency
             self.decimals,  # decimals
-            self.number(button, "button seat") if button else None,  # button
-            self.number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
+            self._number(button, "button seat") if button else None,  # button
+            self._number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
             f.get("table") or f.get("table_name"),  # table
             f.get("tournament_id"),  # tournament_id
             f.get("level"),  # level

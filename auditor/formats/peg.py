@@ -490,28 +490,40 @@ class PegVisitor:
                 raise _Slow
             self.walk(header)
         first = a.line
-        m = plan.table.match(lines[1])
-        if m is None or m.end() != len(lines[1]):
+        line = lines[1]
+        m = plan.table.match(line)
+        if m is None or m.end() != len(line):
             raise _Slow
-        a.line, a.col = first + 1, 1
+        a.line, a.col = first + 1, 1  # (no handler moves the column: 1 for every seat line too)
         a.table(m.groupdict())  # what on_table does with the table rule's one part
         n = 2  # then one seat line or more (seat_block)
         seat = plan.seat
-        on_seat = HANDLERS["seat"]
         values = plan.seat_values
-        read_seat = READERS["seat"]
-        while n < len(lines):
-            m = seat.match(lines[n])
-            if m is None:
-                break
-            if m.end() != len(lines[n]):
-                raise _Slow
-            a.line, a.col = first + n, 1
-            if values is not None:
-                read_seat(self, m.group(*values))
-            else:
+        end = len(lines)
+        if values is not None:  # each seat line's values as one tuple: what quick's seat reader does
+            add = a.seat
+            while n < end:
+                line = lines[n]
+                m = seat.match(line)
+                if m is None:
+                    break
+                if m.end() != len(line):
+                    raise _Slow
+                a.line = first + n
+                add(*m.group(*values))
+                n += 1
+        else:
+            on_seat = HANDLERS["seat"]
+            while n < end:
+                line = lines[n]
+                m = seat.match(line)
+                if m is None:
+                    break
+                if m.end() != len(line):
+                    raise _Slow
+                a.line = first + n
                 on_seat(self, [("seat", m.groupdict())], None)
-            n += 1
+                n += 1
         if n == 2:
             raise _Slow  # no seat line: the full parse reports it
         return n
@@ -596,15 +608,12 @@ class PegVisitor:
 
     def on_summary_seat(self, parts: Parts, node: Node) -> None:
         g = parts[0][1]
-        self.summary_seat(g["seat"], g["player"], g.get("rest") or "", g.get("roles"))
+        self.summary_seat(g["seat"], g["player"], g.get("rest"), g.get("roles"))
 
-    def summary_seat(self, seat: str, player: str, rest: str, roles: str | None) -> None:
-        # what the line says was won, and the cards it shows (neither can be there without the
-        # words the patterns start with: the common "folded before Flop" line skips both searches)
-        won = tuple(self.a.amt(m.group(1)) for m in self.g.won_re.finditer(rest)) if "won" in rest or (
-            "collected" in rest) else ()  # fmt: skip
-        m = _SHOWN.search(rest) if "[" in rest else None
-        self.a.seat_result(seat, player, (roles or "") + " " + rest, won, m.group(1) if m else None)
+    def summary_seat(self, seat: str, player: str, rest: str | None, roles: str | None) -> None:
+        """A summary seat line's values (``rest`` and ``roles`` None when not printed) as the seat's
+        result (what :mod:`~auditor.formats.quick`'s reader does with them)."""
+        self.a.seat_result(seat, player, rest, roles, self.g.won_re)
 
     def on_summary_award(self, parts: Parts, node: Node) -> None:
         """A summary seat line that is the site's only record of what the player won ("Seat 8: Ann
@@ -651,30 +660,36 @@ class PegVisitor:
 
     def on_total(self, parts: Parts, node: Node) -> None:
         a = self.a
+        amt = a.amt
         total: int | None = None
         pots: list[tuple[str, int]] = []
         fees: list[tuple[str, int]] = []
         rake: int | None = None
         unit = 1
         fee_rake = False  # several rake parts (PKR: one line per raked pot) add up
+        kinds = _TOTAL_PARTS
+        labels = _FEE_LABELS
         for name, g in parts:
-            if name.startswith("total_head"):
-                total = a.amt(g["total"])
-                unit = _printed_unit(g["total"], a.decimals)
-                if g.get("rake") is not None:
-                    rake = a.amt(g["rake"])
-            elif name.startswith("total_pot"):
-                pots.append((V.pot_label(g["label"]), a.amt(g["amount"])))
-            elif name.startswith("total_fee"):
-                label = g["label"].lower().replace(" ", "_")
+            kind = kinds.get(name)
+            if kind is None:
+                kind = _total_part(name)
+            if kind == _FEE:
+                label = labels.get(g["label"]) or _fee_label(g["label"])
                 if label == "rake":
-                    rake = ((rake or 0) if fee_rake else 0) + a.amt(g["amount"])
+                    rake = ((rake or 0) if fee_rake else 0) + amt(g["amount"])
                     fee_rake = True
                 elif label == "stp" and any(isinstance(e, M.CashDrop) for e in a.events):
                     pass  # "Splash the pot": the house's money added to the pot (its drop line), not a fee
                 else:
-                    fees.append((label, a.amt(g["amount"])))
-            elif name.startswith("total_norake"):
+                    fees.append((label, amt(g["amount"])))
+            elif kind == _HEAD:
+                total = amt(g["total"])
+                unit = _printed_unit(g["total"], a.decimals)
+                if g.get("rake") is not None:
+                    rake = amt(g["rake"])
+            elif kind == _POT:
+                pots.append((V.pot_label(g["label"]), amt(g["amount"])))
+            elif kind == _NORAKE:
                 rake = 0
         if not pots and self.pots_won:  # the pots were printed on their award lines (OnGame)
             pots = list(self.pots_won)
@@ -709,7 +724,36 @@ class PegVisitor:
         self.a.unrecognised(node if isinstance(node, str) else node.text)
 
 
-_SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")
+#: The parts of a ``total`` line on_total reads, by the name of the grammar rule that printed them
+#: (a rule named ``total_fee`` or ``total_fee__<variant>`` is a fee); any other part is read by no one.
+_HEAD, _POT, _FEE, _NORAKE, _OTHER = range(5)
+_TOTAL_PARTS: dict[str, int] = {}  # rule name -> its part (filled by _total_part: a grammar's few names)
+_FEE_LABELS: dict[str, str] = {}  # printed fee label -> its name ("Cash Drop" -> "cash_drop"), bounded
+
+
+def _total_part(name: str) -> int:
+    """Which part of a ``total`` line the rule ``name`` printed (see :data:`_TOTAL_PARTS`)."""
+    kind = _OTHER
+    for k, prefix in ((_HEAD, "total_head"), (_POT, "total_pot"), (_FEE, "total_fee"), (_NORAKE, "total_norake")):
+        if name.startswith(prefix):
+            kind = k
+            break
+    if len(_TOTAL_PARTS) < 4096:
+        _TOTAL_PARTS[name] = kind
+    return kind
+
+
+def _fee_label(text: str) -> str:
+    """A fee's printed label as its name: lower case, spaces as underscores."""
+    label = _FEE_LABELS.get(text)
+    if label is None:
+        label = text.lower().replace(" ", "_")
+        if len(_FEE_LABELS) >= 1024:
+            _FEE_LABELS.clear()
+        _FEE_LABELS[text] = label
+    return label
+
+
 _THOUSANDS = re.compile(r"[\d,]*(?:\.(\d*))?\s*[kK]$")
 
 

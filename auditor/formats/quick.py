@@ -128,7 +128,7 @@ def _collect(v: PegVisitor, x: Values) -> None:
 
 def _summary_seat(v: PegVisitor, x: Values) -> None:
     seat, player, rest, roles = x
-    v.summary_seat(seat, player, rest or "", roles)
+    v.a.seat_result(seat, player, rest, roles, v.g.won_re)  # (as PegVisitor.summary_seat)
 
 
 def _board(v: PegVisitor, x: Values) -> None:
@@ -137,8 +137,7 @@ def _board(v: PegVisitor, x: Values) -> None:
 
 
 def _seat(v: PegVisitor, x: Values) -> None:
-    seat, player, stack, bounty, status = x
-    v.a.seat(seat, player, stack, bounty, status or "")
+    v.a.seat(*x)  # (seat, player, stack, bounty, status: the order of its parameters)
 
 
 READERS: dict[str, Callable[[PegVisitor, Values], None]] = {
