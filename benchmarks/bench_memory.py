@@ -53,7 +53,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -402,6 +402,20 @@ def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
     """The rows file :class:`auditor.crosshand_audit.Bounded` would write for ``n`` hands: ``base``
     repeated with fresh hand ids and lines, each repetition at fresh tables and tournaments (as
     ``stream_hands``)."""
+
+    def place(row: dict[str, object], rep: int, i: int) -> None:
+        if rep:
+            row["table"] = f"R{rep} {row['table']}"
+            if row.get("tournament_id") is not None:
+                row["tournament_id"] = rep_id(rep, row["tournament_id"])
+
+    write_rows(directory, base, n, place)
+
+
+def write_rows(directory: Path, base: list[dict[str, object]], n: int,
+               place: Callable[[dict[str, object], int, int], None]) -> None:  # fmt: skip
+    """The rows file of ``n`` hands: ``base`` repeated with fresh hand ids and lines, each row's
+    table and tournament set by ``place(row, repetition, i)``."""
     from auditor.crosshand_audit import ROWS_FILE, ROWS_PER_BATCH
     from auditor.spillsort import dump
 
@@ -413,10 +427,7 @@ def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
             row = dict(base[r])
             row["hand_id"] = str(800_000_000_000 + i)
             row["first_line"] = int(row["first_line"] or 0) + rep * span  # type: ignore[call-overload]
-            if rep:
-                row["table"] = f"R{rep} {row['table']}"
-                if row.get("tournament_id") is not None:
-                    row["tournament_id"] = rep_id(rep, row["tournament_id"])
+            place(row, rep, i)
             batch.append(row)
             if len(batch) >= ROWS_PER_BATCH:
                 dump(batch, f)
@@ -732,26 +743,13 @@ def ends(sizes: list[int], before: Path | None, every: float, json_out: str | No
 def one_key_rows(directory: Path, base: list[dict[str, object]], n: int, tables: int) -> None:
     """The rows file of ``n`` hands all of one key (s12-bucket): ``base`` repeated with fresh hand
     ids and lines at one cash table (``tables`` 0), or at ``tables`` tables of one tournament."""
-    from auditor.crosshand_audit import ROWS_FILE, ROWS_PER_BATCH
-    from auditor.spillsort import dump
 
-    span = 1 + max(int(r["first_line"] or 0) for r in base)  # type: ignore[call-overload]
-    with open(directory / ROWS_FILE, "wb") as f:
-        batch = []
-        for i in range(n):
-            rep, r = divmod(i, len(base))
-            row = dict(base[r])
-            row["hand_id"] = str(800_000_000_000 + i)
-            row["first_line"] = int(row["first_line"] or 0) + rep * span  # type: ignore[call-overload]
-            row["table"] = f"Big {i % tables}" if tables else "Big"
-            row["tournament_id"] = "900000001" if tables else None
-            row["flight"] = None
-            batch.append(row)
-            if len(batch) >= ROWS_PER_BATCH:
-                dump(batch, f)
-                batch = []
-        if batch:
-            dump(batch, f)
+    def place(row: dict[str, object], rep: int, i: int) -> None:
+        row["table"] = f"Big {i % tables}" if tables else "Big"
+        row["tournament_id"] = "900000001" if tables else None
+        row["flight"] = None
+
+    write_rows(directory, base, n, place)
 
 
 def one_key(sizes: list[int], tables: int, before: Path | None, every: float, json_out: str | None) -> int:
