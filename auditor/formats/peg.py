@@ -500,30 +500,21 @@ class PegVisitor:
         seat = plan.seat
         values = plan.seat_values
         end = len(lines)
-        if values is not None:  # each seat line's values as one tuple: what quick's seat reader does
-            add = a.seat
-            while n < end:
-                line = lines[n]
-                m = seat.match(line)
-                if m is None:
-                    break
-                if m.end() != len(line):
-                    raise _Slow
-                a.line = first + n
+        add = a.seat  # each seat line's values as one tuple (what quick's seat reader does), or its parts
+        on_seat = HANDLERS["seat"]
+        while n < end:
+            line = lines[n]
+            m = seat.match(line)
+            if m is None:
+                break
+            if m.end() != len(line):
+                raise _Slow
+            a.line = first + n
+            if values is not None:
                 add(*m.group(*values))
-                n += 1
-        else:
-            on_seat = HANDLERS["seat"]
-            while n < end:
-                line = lines[n]
-                m = seat.match(line)
-                if m is None:
-                    break
-                if m.end() != len(line):
-                    raise _Slow
-                a.line = first + n
+            else:
                 on_seat(self, [("seat", m.groupdict())], None)
-                n += 1
+            n += 1
         if n == 2:
             raise _Slow  # no seat line: the full parse reports it
         return n

@@ -13,12 +13,12 @@ the rules read its ``Step`` facts and never re-derive them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 from auditor import model as M
-from auditor.fastinit import by_fields, frozen_class
+from auditor.fastinit import by_fields, field_stores, frozen_class
 from auditor.formats.facts import ExportFacts
 from auditor.mypyc_shim import mypyc_attr  # the stud and draw replays subclass Replay
 from auditor.profiles import Profile
@@ -224,24 +224,13 @@ def _new_step(index: int, event: M.Action | M.Post, street: M.Street, betting: b
               fl_expected_to: int | None, fl_raises: int, fl_cap_exceeded: bool, cap_left: int | None, add: int,
               stack_after: int, all_in_after: bool) -> Step:  # fmt: skip
     """A new :class:`Step` of these fields: its constructor, which the compiled build calls natively.
-    Pure Python replaces this function (end of the module, :func:`_stores_of`) with one that stores
+    Pure Python replaces this function (end of the module, :func:`auditor.fastinit.field_stores`) with one that stores
     the fields on a new instance: a class called with 28 arguments costs ~1.6 times as much there (the
     arguments go through a tuple and the slot wrapper of ``__init__``)."""
     return Step(index, event, street, betting, expected, hand_over, actor_seated, actor_folded, actor_all_in,
                 acted_before, stack, street_bet, current_bet, to_call, call_to, min_inc, min_raise_to, min_bet,
                 reopened, pl_max_to, fl_bet, fl_expected_to, fl_raises, fl_cap_exceeded, cap_left, add, stack_after,
                 all_in_after)  # fmt: skip
-
-
-def _stores_of(cls: type[Step]) -> Any:
-    """A function of the fields of the slotted dataclass ``cls``, in order, that stores them on a new
-    instance made without ``__init__`` (pure Python only: a compiled class's ``__new__`` calls it)."""
-    names = [f.name for f in fields(cls)]
-    src = "".join([f"def _new_{cls.__name__.lower()}({', '.join(names)}):\n", "    s = new(cls)\n",
-                   *[f"    s.{n} = {n}\n" for n in names], "    return s\n"])  # fmt: skip
-    space: dict[str, Any] = {"new": cls.__new__, "cls": cls}
-    exec(src, space)  # (the fields' names, read from the class: no outside text)
-    return space[f"_new_{cls.__name__.lower()}"]
 
 
 @dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
@@ -991,4 +980,4 @@ def replay_class(hand: M.Hand) -> type[Replay]:
 # the descriptor-setting ``__init__`` in pure Python (``tests/test_fastinit.py`` checks them).
 frozen_class(StreetOpen)
 if not hasattr(Step, "__mypyc_attrs__"):  # pure Python (a compiled Step keeps its native constructor)
-    globals()["_new_step"] = _stores_of(Step)
+    globals()["_new_step"] = field_stores(Step)
