@@ -403,13 +403,15 @@ def child_rows(directory: Path, base: list[dict[str, object]], n: int) -> None:
     repeated with fresh hand ids and lines, each repetition at fresh tables and tournaments (as
     ``stream_hands``)."""
 
-    def place(row: dict[str, object], rep: int, i: int) -> None:
-        if rep:
-            row["table"] = f"R{rep} {row['table']}"
-            if row.get("tournament_id") is not None:
-                row["tournament_id"] = rep_id(rep, row["tournament_id"])
+    write_rows(directory, base, n, fresh_tables)
 
-    write_rows(directory, base, n, place)
+
+def fresh_tables(row: dict[str, object], rep: int, i: int) -> None:
+    """A row of repetition ``rep`` at its fresh table and tournament (as ``stream_hands``)."""
+    if rep:
+        row["table"] = f"R{rep} {row['table']}"
+        if row.get("tournament_id") is not None:
+            row["tournament_id"] = rep_id(rep, row["tournament_id"])
 
 
 def write_rows(directory: Path, base: list[dict[str, object]], n: int,
@@ -876,10 +878,9 @@ def plan(sizes: list[int], before: Path | None, json_out: str | None) -> int:
             for i in range(n):  # (child_rows' keys)
                 rep, j = divmod(i, len(base))
                 site, tid, table = base[j]
-                if rep:
-                    table = f"R{rep} {table}"
-                    tid = None if tid is None else rep_id(rep, tid)
-                counts[(site, tid, table)] += 1
+                row: dict[str, object] = {"table": table, "tournament_id": tid}
+                fresh_tables(row, rep, i)
+                counts[(site, row["tournament_id"], row["table"])] += 1
             keys = Path(tmp) / "keys.json"
             keys.write_text(json.dumps([[*k, c] for k, c in counts.items()]))
             for label, root in ([("before", before)] if before else []) + [("this", ROOT)]:
