@@ -319,16 +319,18 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     reads, of the tournament hands in input order."""
     import polars as pl
 
+    from auditor import schedule
     from auditor.continuity import FINDINGS, FLAT, _id_number, check, flat_frames
     from auditor.spillsort import RowSpill
     from auditor.tables import fit_rows
 
     narrow = {c: t for c, t in FLAT.items() if c in SCHEDULE_INPUT}
-    sched: list[pl.DataFrame] = []
     # a partition's rows a run, merged 64 runs at once (a run of 128,000 hands in one pass) reading
     # 1/64 of a partition of each: about a partition's rows held while sorting and while merging
-    spill = RowSpill(tmp, key=lambda item: item[0], run_rows=max(per_part, 1),
-                     block_rows=max(per_part // MERGE_RUNS, 1), fan_in=MERGE_RUNS)  # fmt: skip
+    run, block = max(per_part, 1), max(per_part // MERGE_RUNS, 1)
+    spill = RowSpill(tmp, key=lambda item: item[0], run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
+    # the blind schedule across the tournament's tables: its hands sorted by time on disk, read once
+    sched = schedule.Stream(tmp.with_suffix(".schedule"), run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     try:
         i = 0
         for batch in batches:
@@ -340,9 +342,7 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
                 i += 1
             timed = [{c: r.get(c) for c in narrow} for r in batch if _scheduled(r)]
             if timed:
-                sched.append(pl.DataFrame(fit_rows(timed, narrow), schema=narrow, orient="row"))
-                if len(sched) >= 64:
-                    sched = [pl.concat(sched, rechunk=True)]
+                sched.add(pl.DataFrame(fit_rows(timed, narrow), schema=narrow, orient="row"))
 
         def windows() -> Iterator[tuple[list[_Hand], int, int]]:
             buf: list[_Hand] = []  # the hands before the window (``lead`` of them), its own, the one after
@@ -382,12 +382,11 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
             yield found
             if back:
                 yield pl.DataFrame(fit_rows(back, FINDINGS), schema=FINDINGS, orient="row")
+        spill.close()
+        yield from sched.rows()
     finally:
         spill.close()
-    if sched:
-        from auditor.schedule import check as schedule_check
-
-        yield schedule_check(pl.concat(sched).lazy()).collect().select(list(FINDINGS))
+        sched.close()
 
 
 def _scheduled(row: dict[str, Any]) -> bool:

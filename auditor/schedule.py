@@ -42,7 +42,14 @@ tournament's first hand left out.
 
 from __future__ import annotations
 
+import contextlib
+from collections import deque
+from collections.abc import Iterable, Iterator
 from datetime import timedelta
+from itertools import chain, groupby
+from operator import itemgetter
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -70,18 +77,13 @@ COLUMNS: dict[str, pl.DataType] = {
 }
 
 
-def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timedelta = RUN_GAP) -> pl.LazyFrame:
-    """T007 rows (the columns of :data:`auditor.continuity.FINDINGS`) for ``hands`` (rows of
-    :data:`auditor.continuity.INPUT`; only the base columns and :data:`COLUMNS` are read; missing
-    :data:`COLUMNS` are read as null), and the T001 rows (reason ``clock``) of the tournaments whose
-    tables are not all on one clock.  The query sorts and groups integers only (hashes of the
-    tournament, clock and table, microseconds, a rank of the blinds); the strings of the few hands
-    named in findings are gathered at the end."""
-    from auditor.continuity import FINDINGS
-
+def _base(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The hands the schedule reads (a tournament hand with its big blind, at a named table, not
+    cancelled, not a pool's, under an id that is one), with the columns it reads (missing
+    :data:`COLUMNS` as null)."""
     names = set(hands.collect_schema().names())
     extra = [pl.col(c) if c in names else pl.lit(None, t).alias(c) for c, t in COLUMNS.items()]
-    base = (
+    return (
         hands.select("site", "hand_id", "path", "first_line", "table", "tournament_id", "game", "structure",
                      "decimals", "start_utc", "small_blind", "big_blind", "ante", "cancelled", "pool", *extra)
         .filter(pl.col("tournament_id").is_not_null() & pl.col("big_blind").is_not_null()
@@ -89,20 +91,69 @@ def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timede
                 & ~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False)
                 # a placeholder id groups unrelated tournaments: never grouped
                 & ~pl.col("tournament_id").str.contains(PLACEHOLDER))
-        .collect()
     )  # fmt: skip
+
+
+def _tournament() -> pl.Expr:
+    """A hash of the tournament's group (:data:`_GROUP`)."""
+    return pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in _GROUP], separator="\x1f").hash(seed=17)
+
+
+def _table() -> pl.Expr:
+    return pl.col("table").hash(seed=19)
+
+
+def _time() -> pl.Expr:
+    """A hand's start in microseconds on its clock (the printed time when there is one, else UTC)."""
+    return pl.coalesce(pl.col("local_start").dt.epoch("us"), pl.col("start_utc").dt.epoch("us"))
+
+
+def _local() -> pl.Expr:
+    """A hand with a printed time of its own clock (no zone, or an assumed one): on that clock."""
+    return pl.col("local_start").is_not_null()
+
+
+def _timed() -> pl.Expr:
+    """A hand with a time on some clock (a printed time of its own, or UTC)."""
+    return _local() | pl.col("start_utc").is_not_null()
+
+
+def _clock() -> pl.Expr:
+    """The clock a hand's time is on: 0 UTC, a hash of a printed zone the site's times are in, or
+    of the file (its own clock), 1 no time at all."""
+    local = _local()
+    utc = ~local & pl.col("start_utc").is_not_null()
+    return (
+        pl.when(utc).then(pl.lit(0, pl.UInt64))
+        .when(local).then(pl.when(pl.col("clock").is_not_null()).then(pl.col("clock").hash(seed=29))
+                          .otherwise(pl.col("path").hash(seed=31)))
+        .otherwise(pl.lit(1, pl.UInt64))
+    )  # fmt: skip
+
+
+def _number() -> pl.Expr:
+    """The hand number (the id's last digits) that orders a table's hands on a local clock."""
+    return pl.col("hand_id").str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+
+
+def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timedelta = RUN_GAP) -> pl.LazyFrame:
+    """T007 rows (the columns of :data:`auditor.continuity.FINDINGS`) for ``hands`` (rows of
+    :data:`auditor.continuity.INPUT`; only the base columns and :data:`COLUMNS` are read; missing
+    :data:`COLUMNS` are read as null), and the T001 rows (reason ``clock``) of the tournaments whose
+    tables are not all on one clock.  The query sorts and groups integers only (hashes of the
+    tournament, clock and table, microseconds, a rank of the blinds); the strings of the few hands
+    named in findings are gathered at the end.  :class:`Stream` gives the same rows in bounded
+    memory, from hands given a batch at a time."""
+    from auditor.continuity import FINDINGS
+
+    base = _base(hands).collect()
     if base.is_empty():
         return pl.DataFrame(schema=FINDINGS).lazy()
     us = timedelta(microseconds=1)
-    group = pl.concat_str([pl.col(c).cast(pl.String).fill_null("") for c in _GROUP], separator="\x1f")
     # a level: the blinds and ante, ranked (big blind, then small blind, then ante)
     lv = pl.struct(pl.col("big_blind"), pl.col("small_blind").fill_null(0), pl.col("ante").fill_null(0))
-    # a hand with a printed time of its own clock (no zone, or an assumed one) is on that clock
-    local = pl.col("local_start").is_not_null()
-    utc = ~local & pl.col("start_utc").is_not_null()
     k = base.select(
-        _r=pl.int_range(pl.len(), dtype=pl.Int64), tg=group.hash(seed=17), tk=pl.col("table").hash(seed=19),
-        t=pl.coalesce(pl.col("local_start").dt.epoch("us"), pl.col("start_utc").dt.epoch("us")),
+        _r=pl.int_range(pl.len(), dtype=pl.Int64), tg=_tournament(), tk=_table(), t=_time(),
         lv=lv.rank("dense").cast(pl.Int64),
     )  # fmt: skip
     if not base["start_utc"].null_count() and base["local_start"].null_count() == base.height:
@@ -110,18 +161,12 @@ def check(hands: pl.LazyFrame, tolerance: timedelta = TOLERANCE, run_gap: timede
         k = k.with_columns(gk=pl.col("tg"), timed=pl.lit(True), trusted=pl.lit(True))
         return _behind(k, base, tolerance, run_gap).cast(FINDINGS).lazy()  # type: ignore[arg-type]
     # the clock a hand's time is on: UTC, a printed zone the site's times are in, or the file's own
-    clock = (
-        pl.when(utc).then(pl.lit(0, pl.UInt64))
-        .when(local).then(pl.when(pl.col("clock").is_not_null()).then(pl.col("clock").hash(seed=29))
-                          .otherwise(pl.col("path").hash(seed=31)))
-        .otherwise(pl.lit(1, pl.UInt64))
-    )  # fmt: skip
-    k = k.with_columns(base.select(ck=clock, timed=utc | local, local=local))
+    k = k.with_columns(base.select(ck=_clock(), timed=_timed(), local=_local()))
     k = k.with_columns(gk=pl.struct("tg", "ck").hash(seed=23))
     # a local clock is trusted when no table's hands go back in time (beyond the tolerance) as
     # their hand numbers go up
     on_local = k.filter(pl.col("local"))
-    no = base["hand_id"].gather(on_local["_r"]).str.extract(r"(\d{1,18})\D*$").cast(pl.Int64, strict=False)
+    no = base.select(_number())["hand_id"].gather(on_local["_r"])
     back = (
         on_local.with_columns(no=no).filter(pl.col("no").is_not_null())
         .sort(["gk", "tk", "no", "t"])
@@ -202,6 +247,169 @@ def _clock_gaps(k: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
     off = off.sort("_r").unique(subset=["tg"], keep="first", maintain_order=True)
     other = off.select(pl.when(pl.col("main_trusted") & (pl.col("gk") != pl.col("main_gk"))).then("main_first"))
     return _rows(base, off["_r"], other.to_series(), "T001", "clock", pl.lit(None, pl.Int64), pl.lit(None, pl.Int64))
+
+
+#: What a finding row reads of the hand it is on, or names (:func:`_rows`): the first six, the
+#: decimals and the big blind; of the named hand its id, path, line and big blind.
+_NAMED = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "decimals", "big_blind")
+
+
+class Stream:
+    """:func:`check`'s rows for hands given a frame at a time (:meth:`add`), in bounded memory
+    (issue 16: a Sunday major's million hands under one tournament id).
+
+    The hands are sorted on disk (:class:`auditor.spillsort.RowSpill`, in ``tmp``) by tournament
+    (its hash, as :func:`check` groups), clock, start and input order, and read once in that order
+    (:meth:`rows`), with the state :func:`check`'s rows depend on carried along: per tournament its
+    tables and, per clock, its number of tables and hands and its first hand (the clock gaps, T001
+    ``clock``); per run of a trusted clock (hands no more than ``run_gap`` apart) the highest level
+    reached, each table's last level, the (table, level) pairs already reported, and the hands that
+    first reached a level within the last ``tolerance`` (T007).  Whether a local clock is trusted
+    (no table's hands go back in time as their numbers go up) is read first from a second, smaller
+    sort of its hands only (by table, hand number and time), in the same order of tournaments and
+    clocks.  What is held: ``run_rows`` hands while they are sorted, ``fan_in`` blocks of
+    ``block_rows`` of each sort while they are merged, and the state above, which grows with a
+    tournament's tables and levels, never with its hands.  Levels are compared as the blinds and
+    ante (big blind, then small blind, then ante), as :func:`check` ranks them."""
+
+    def __init__(self, tmp: Path, tolerance: timedelta = TOLERANCE, run_gap: timedelta = RUN_GAP,
+                 run_rows: int = 10_000, block_rows: int = 200, fan_in: int = 16) -> None:  # fmt: skip
+        from auditor.spillsort import RowSpill
+
+        if tolerance <= timedelta(0):
+            raise ValueError("the tolerance must be positive (a hand is never compared with itself)")
+        us = timedelta(microseconds=1)
+        self.tolerance, self.run_gap = tolerance // us, run_gap // us
+        self.tmp = tmp
+        self.hands = RowSpill(tmp / "hands", key=itemgetter(0, 1, 2, 3), run_rows=run_rows, block_rows=block_rows,
+                              fan_in=fan_in)  # fmt: skip
+        self.numbers = RowSpill(tmp / "numbers", key=_same, run_rows=run_rows, block_rows=block_rows, fan_in=fan_in)
+        self.added = 0  # the hands read so far (a hand's place in the input: :func:`check`'s ``_r``)
+
+    def add(self, hands: pl.DataFrame) -> None:
+        """Hands (the columns :func:`check` reads; those it leaves out are left out here too), in input order."""
+        base = _base(hands.lazy()).collect()
+        if base.is_empty():
+            return
+        k = base.select(tg=_tournament(), ck=_clock(), t=_time(), tk=_table(), timed=_timed(), bb="big_blind",
+                        sb=pl.col("small_blind").fill_null(0), ante=pl.col("ante").fill_null(0))  # fmt: skip
+        named = base.select(_NAMED)
+        r = self.added
+        for (tg, ck, t, tk, timed, bb, sb, ante), hand in zip(k.iter_rows(), named.iter_rows(), strict=True):
+            self.hands.add((tg, ck, 0 if t is None else t, r, timed, tk, (bb, sb, ante), hand))
+            r += 1
+        if base["local_start"].null_count() < base.height:  # hands on their own clock: their numbers too
+            local = k.with_columns(no=base.select(_number())["hand_id"]).filter(base["local_start"].is_not_null())
+            for tg, ck, tk, no, t in local.select("tg", "ck", "tk", "no", "t").iter_rows():
+                if no is not None:
+                    self.numbers.add((tg, ck, tk, no, t))
+        self.added = r
+
+    def rows(self, out_rows: int = 1_000) -> Iterator[pl.DataFrame]:
+        """The rows of :func:`check` (:data:`auditor.continuity.FINDINGS`), in frames of at most
+        ``out_rows`` rows, by tournament and clock (:func:`check` gives its T007 rows first: sort both)."""
+        from auditor.continuity import FINDINGS
+
+        out: list[tuple[Any, ...]] = []
+        numbers = self.numbers.sorted()
+        nxt = next(numbers, None)
+        for tg, of_tour in groupby(self.hands.sorted(), key=itemgetter(0)):
+            tables: set[int] = set()
+            hands = 0
+            main: tuple[Any, ...] | None = None  # the main clock: trusted first, most tables, first in the input
+            low: list[tuple[Any, ...]] = []  # the two clocks whose first hands came first
+            for ck, of_clock in groupby(of_tour, key=itemgetter(1)):
+                back = False  # on a local clock: a table's hands go back in time as their numbers go up
+                prev = None
+                while nxt is not None and (nxt[0], nxt[1]) <= (tg, ck):
+                    if (nxt[0], nxt[1]) == (tg, ck) and prev is not None and prev[:3] == nxt[:3] \
+                            and nxt[4] < prev[4] - self.tolerance:  # fmt: skip
+                        back = True
+                    prev, nxt = nxt, next(numbers, None)
+                first = next(of_clock)
+                timed = bool(first[4])
+                trusted = timed and not back
+                mine: set[int] = set()
+                n = 0
+                at = first
+                for row in _behind_stream(chain((first,), of_clock), trusted, self.tolerance, self.run_gap, out):
+                    mine.add(row[5])
+                    n += 1
+                    if row[3] < at[3]:
+                        at = row
+                    if len(out) >= out_rows:
+                        yield pl.DataFrame(out, schema=FINDINGS, orient="row")
+                        out = []
+                tables |= mine
+                hands += n
+                clock = (trusted, timed, len(mine), at[3], at[7], n, ck)
+                if main is None or (trusted, len(mine), -at[3]) > (main[0], main[2], -main[3]):
+                    main = clock
+                low = sorted([*low, clock], key=itemgetter(3))[:2]
+            assert main is not None
+            whole = main[0] and main[1] and main[2] == len(tables) and main[5] == hands
+            if len(tables) >= 2 and not whole:
+                # the first hand off the main clock (any, when no clock is trusted), naming the main
+                # clock's first hand when it is trusted
+                off = low[0] if not main[0] or low[0][6] != main[6] else low[1]
+                out.append(_row("T001", "clock", off[4], main[4] if main[0] else None, None, None))
+        if out:
+            yield pl.DataFrame(out, schema=FINDINGS, orient="row")
+
+    def close(self) -> None:
+        """Remove the sorted runs on disk (and ``tmp``)."""
+        self.hands.close()
+        self.numbers.close()
+        with contextlib.suppress(OSError):
+            self.tmp.rmdir()
+
+
+def _same(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return row
+
+
+def _row(code: str, reason: str, hand: tuple[Any, ...], other: tuple[Any, ...] | None, expected: int | None,
+         actual: int | None) -> tuple[Any, ...]:  # fmt: skip
+    """A finding row (:data:`auditor.continuity.FINDINGS`) on ``hand`` naming ``other`` (:data:`_NAMED` each)."""
+    site, hand_id, path, line, table, tournament_id, decimals, _ = hand
+    named = (None, None, None) if other is None else (other[1], other[2], other[3])
+    return (code, site, hand_id, path, line, table, tournament_id, None, reason, expected, actual, decimals, *named)
+
+
+def _behind_stream(rows: Iterable[tuple[Any, ...]], trusted: bool, tolerance: int, run_gap: int,
+                   out: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:  # fmt: skip
+    """``rows`` (one clock of a tournament, by start and input order), each given back after the
+    T007 row it makes, if any, is appended to ``out`` (none unless the clock is ``trusted``): as
+    :func:`_behind`, a hand is behind when the last hand at another table that first reached a new
+    highest level of the run, ``tolerance`` or more before it, was at a higher level; each table
+    once per level of a run (its first hand behind), unless its own previous hand was higher (T006's)."""
+    if not trusted:
+        yield from rows
+        return
+    last_t: int | None = None
+    best: tuple[int, int, int] | None = None
+    own: dict[int, tuple[int, int, int]] = {}  # each table's last level in the run
+    done: set[tuple[int, tuple[int, int, int]]] = set()  # (table, level): its first hand behind seen
+    pending: deque[tuple[Any, ...]] = deque()  # the hands that first reached a level, less than ``tolerance`` ago
+    reach: tuple[Any, ...] | None = None  # the last of them ``tolerance`` or more ago
+    for row in rows:
+        t, tk, lv = row[2], row[5], row[6]
+        if last_t is None or t - last_t > run_gap:  # a new run
+            best, reach = None, None
+            own, done, pending = {}, set(), deque()
+        last_t = t
+        own_prev = own.get(tk)
+        own[tk] = lv
+        while pending and pending[0][2] <= t - tolerance:
+            reach = pending.popleft()
+        if reach is not None and lv < reach[6] and reach[5] != tk and (tk, lv) not in done:
+            done.add((tk, lv))
+            if own_prev is None or own_prev <= lv:
+                out.append(_row("T007", "schedule", row[7], reach[7], reach[7][7], row[7][7]))
+        if best is None or lv > best:
+            best = lv
+            pending.append(row)
+        yield row
 
 
 def gap_message(prev: str | None) -> str:
