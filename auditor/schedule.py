@@ -339,7 +339,7 @@ class Stream:
                         at = row
                     if len(out) >= out_rows:
                         yield pl.DataFrame(out, schema=FINDINGS, orient="row")
-                        out = []
+                        out.clear()  # (the list the hands' rows are appended to)
                 tables |= mine
                 hands += n
                 clock = (trusted, timed, len(mine), at[3], at[7], n, ck)
@@ -353,6 +353,9 @@ class Stream:
                 # clock's first hand when it is trusted
                 off = low[0] if not main[0] or low[0][6] != main[6] else low[1]
                 out.append(_row("T001", "clock", off[4], main[4] if main[0] else None, None, None))
+                if len(out) >= out_rows:
+                    yield pl.DataFrame(out, schema=FINDINGS, orient="row")
+                    out.clear()
         if out:
             yield pl.DataFrame(out, schema=FINDINGS, orient="row")
 

@@ -32,7 +32,7 @@ def windowed(rows: Rows, tmp: Path, per_part: int, batch: int = 7) -> list[tuple
     batches = [rows[i : i + batch] for i in range(0, len(rows), batch)]
     frames = [df.select(list(FINDINGS)) for df in X.windowed_frames(batches, tmp / "chain", per_part)]
     got = pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=FINDINGS)
-    assert not (tmp / "chain").exists()  # the sorted runs are removed
+    assert not (tmp / "chain").exists() and not (tmp / "chain.schedule").exists()  # the sorted runs are removed
     return got.sort(X.ORDER, nulls_last=True, maintain_order=True).rows()
 
 
@@ -91,8 +91,8 @@ BASE = _base()
 @st.composite
 def generated(draw: st.DrawFn) -> tuple[Rows, int]:
     """Fixture hands re-dealt at a few tables of one key: repeated and shuffled hand ids, equal and
-    missing start times, players leaving and coming back, hands alone in their files, cancelled and
-    seatless hands; and a window size."""
+    missing start times (a tournament's on other clocks too), players leaving and coming back, hands
+    alone in their files, cancelled and seatless hands; and a window size."""
     rnd = random.Random(draw(st.integers(0, 2**32)))
     n = draw(st.integers(2, 60))
     tour = draw(st.sampled_from([None, "55"]))
@@ -109,6 +109,9 @@ def generated(draw: st.DrawFn) -> tuple[Rows, int]:
         elif rnd.random() < 0.5:
             r["start_utc"] = None
         r["path"] = rnd.choice(["a.txt", "b.txt", f"single-{i}.txt"])
+        if tour and r.get("start_utc") is not None and rnd.random() < 0.2:  # a printed time of its own clock
+            r["local_start"], r["start_utc"] = r["start_utc"].replace(tzinfo=None), None
+            r["clock"] = rnd.choice([None, "CET"])
         r["first_line"] = i * 40 + 1
         if rnd.random() < 0.05:
             r["cancelled"] = True
@@ -133,23 +136,34 @@ def test_windows_give_the_whole_check_on_generated_tables(tmp_path_factory: pyte
 
 def test_a_huge_key_is_checked_in_windows_of_the_partition_size(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    """The finisher gives one table of many hands to :func:`windowed_frames`, never whole to
-    ``check``: no query sees more than the partition size and the context hands."""
-    from auditor import continuity
+    """The finisher gives one table (or tournament) of many hands to :func:`windowed_frames`, never
+    whole to ``check``: no query sees more than the partition size and the context hands, and the
+    tournament's schedule is never one query (:class:`auditor.schedule.Stream`)."""
+    from auditor import continuity, schedule
 
     seen: list[int] = []
-    check = continuity.check
+    scheduled: list[int] = []
+    check, whole_schedule = continuity.check, schedule.check
 
     def recording(hands: pl.LazyFrame, *a: Any, **k: Any) -> pl.LazyFrame:
         seen.append(hands.collect().height)
         return check(hands, *a, **k)
 
-    monkeypatch.setattr(continuity, "check", recording)
+    def recording_schedule(hands: pl.LazyFrame, *a: Any, **k: Any) -> pl.LazyFrame:
+        scheduled.append(hands.collect().height)
+        return whole_schedule(hands, *a, **k)
+
     every: Rows = []
     for cs in sessions():
         every += rows_of(cs)
-    rows = one_table(every)
     per_part = 20
-    got = X.findings_of([rows], tmp_path, len(rows), per_part)
-    assert max(seen) <= per_part + X.BEFORE + X.AFTER
-    assert got == list(continuity.to_findings(X.check_rows(rows)))
+    for rows in (one_table(every), one_table(every, "777", 3)):
+        want = list(continuity.to_findings(X.check_rows(rows)))
+        with monkeypatch.context() as m:
+            m.setattr(continuity, "check", recording)
+            m.setattr(schedule, "check", recording_schedule)
+            got = X.findings_of([rows], tmp_path, len(rows), per_part)
+        assert max(seen) <= per_part + X.BEFORE + X.AFTER
+        # (only the small buckets of the fixtures' other sites are checked whole, schedule and all)
+        assert max(scheduled) <= per_part * 3 // 2 < len(rows)
+        assert got == want
