@@ -46,6 +46,7 @@ per table key with the checkout's own hashes): seconds at 10M hands.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -777,11 +778,15 @@ def one_key(sizes: list[int], tables: int, before: Path | None, every: float, js
                 argv = [sys.executable, "-m", "auditor.crosshand_audit", str(d), str(n), str(HANDS_PER_PARTITION)]
                 got = tree_run(argv, env, tmp, every)
                 found = 0
+                digest = hashlib.sha256()  # the findings in their order: equal across checkouts
                 if (d / FINDINGS_FILE).exists():
                     with open(d / FINDINGS_FILE, "rb") as f:
-                        found = sum(len(part) for part in load_all(f))
+                        for part in load_all(f):
+                            found += len(part)
+                            digest.update(repr(part).encode())
                 shutil.rmtree(d)
-                _report(rows, {"hands": n, "tables": tables or 1, "checkout": label, **got, "findings": found})
+                _report(rows, {"hands": n, "tables": tables or 1, "checkout": label, **got, "findings": found,
+                               "digest": digest.hexdigest()[:12]})  # fmt: skip
             shutil.rmtree(src)
     _save(rows, json_out)
     return 0

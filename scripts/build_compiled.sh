@@ -17,6 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
+case "$PY" in */*) PY=$(realpath -s "$PY") ;; esac  # (the build runs in a copy of the checkout, below)
 OUT=build/compiled
 # keep in step with the hook's `include` (pyproject.toml) and tests/test_compiled.py's HOT
 MODULES=(
@@ -67,17 +68,24 @@ if ! "$PY" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.jo
 fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
+out=$(realpath "$OUT")
 start=$(date +%s)
-HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel --outdir "$OUT" . >"$OUT/build.log" 2>&1 || {
+# The wheel is built from a copy of the checkout (its sources, without the virtual environments,
+# caches and builds): hatch-mypyc hides pyproject.toml while mypy runs and builds its extension
+# modules next to the sources, which a test run in this checkout at the same time (.ci/run runs the
+# pure suite while the wheel builds) would see, and this checkout would otherwise import.
+src=$(mktemp -d "${TMPDIR:-/tmp}/hhaudit-compiled-src.XXXXXX")
+trap 'rm -rf "$src"' EXIT
+tar -cf - --exclude=./.git --exclude='./.venv*' --exclude=./build --exclude='*/__pycache__' \
+  --exclude='*.so' --exclude=./.mypy_cache --exclude=./.pytest_cache --exclude=./.ruff_cache \
+  --exclude=./.hypothesis . | tar -xf - -C "$src"
+(cd "$src" && HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$PY" -m build --wheel --outdir "$out" .) >"$OUT/build.log" 2>&1 || {
   tail -40 "$OUT/build.log" >&2
   echo "the compiled build failed (log: $OUT/build.log)" >&2
   exit 1
 }
 wheel=$(ls "$OUT"/hhaudit-*.whl)
 echo "compiled wheel: $wheel ($(( $(date +%s) - start )) s)"
-# hatch-mypyc builds its extension modules in place (next to the sources) and leaves them there:
-# remove them, or this checkout would silently import compiled (and later stale) modules
-clean
 if [ "${1:-}" = "--inplace" ]; then
   "$PY" - "$wheel" <<'PY'
 import sys, zipfile
