@@ -5,6 +5,7 @@ finisher sorts them, with windows small enough to cut every chain everywhere."""
 
 from __future__ import annotations
 
+import functools
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -46,20 +47,27 @@ def one_table(rows: Rows, tournament: str | None = None, tables: int = 1) -> Row
     return out
 
 
+@functools.cache
+def session_rows() -> list[Rows]:
+    """Each continuity fixture session's rows (audited once per process, when first needed)."""
+    return [rows_of(cs) for cs in sessions()]
+
+
+@functools.cache
+def fixture_cases() -> list[tuple[Rows, list[tuple[Any, ...]]]]:
+    """Each fixture session's rows, then all of them at one cash table and at one tournament's two
+    tables, each with its reference (made once: the audit and the whole check are the slow part)."""
+    every = [r for rows in session_rows() for r in rows]
+    return [(rows, whole(rows)) for rows in (*session_rows(), one_table(every), one_table(every, "777", 2))]
+
+
 @pytest.mark.parametrize("per_part", [1, 3])
 def test_windows_give_the_whole_check_on_the_continuity_fixtures(tmp_path: Path, per_part: int) -> None:
     """Each fixture session as it is, and all of them at one cash table and at one tournament's two tables."""
-    every: Rows = []
-    for i, cs in enumerate(sessions()):
-        rows = rows_of(cs)
-        every += rows
+    for i, (rows, want) in enumerate(fixture_cases()):
         d = tmp_path / str(i)
         d.mkdir()
-        assert windowed(rows, d, per_part) == whole(rows), cs[0].path
-    for j, rows in enumerate((one_table(every), one_table(every, "777", 2))):
-        d = tmp_path / f"all{j}"
-        d.mkdir()
-        assert windowed(rows, d, per_part) == whole(rows)
+        assert windowed(rows, d, per_part) == want, rows[0]["path"] if rows else i
 
 
 @pytest.mark.corpus
@@ -67,9 +75,12 @@ def test_windows_give_the_whole_check_on_the_continuity_fixtures(tmp_path: Path,
 def test_windows_give_the_whole_check_on_corpus_hands(tmp_path: Path, per_part: int) -> None:
     """Real PokerStars hands: as they are (their own tables and tournaments), all at one cash table,
     and all in one tournament of three tables."""
-    d = corpus_dir("pokerstars")
-    cs = [c for c in chunks(sorted(d.rglob("*.txt"))) if c.site == "pokerstars"][:600]
-    rows = rows_of(cs)
+    cs: list[Any] = []
+    for p in sorted(corpus_dir("pokerstars").rglob("*.txt")):  # (the first 600 hands: the files they are in)
+        cs += [c for c in chunks([p]) if c.site == "pokerstars"]
+        if len(cs) >= 600:
+            break
+    rows = rows_of(cs[:600])
     for j, rs in enumerate((rows, one_table(rows), one_table(rows, "4242", 3))):
         t = tmp_path / str(j)
         t.mkdir()
@@ -78,14 +89,10 @@ def test_windows_give_the_whole_check_on_corpus_hands(tmp_path: Path, per_part: 
         assert windowed(rs, t, per_part, batch=100) == want
 
 
-def _base() -> Rows:
-    rows: Rows = []
-    for cs in sessions()[:6]:
-        rows += rows_of(cs)
-    return rows
-
-
-BASE = _base()
+@functools.cache
+def base_rows() -> Rows:
+    """The first six sessions' rows: what :func:`generated` re-deals."""
+    return [r for rows in session_rows()[:6] for r in rows]
 
 
 @st.composite
@@ -100,7 +107,7 @@ def generated(draw: st.DrawFn) -> tuple[Rows, int]:
     pool = [f"p{i}" for i in range(draw(st.integers(2, 9)))]
     rows: Rows = []
     for i in range(n):
-        r = dict(rnd.choice(BASE))
+        r = dict(rnd.choice(base_rows()))
         r["table"], r["tournament_id"], r["flight"] = f"T{rnd.randrange(tables)}", tour, None
         r["hand_id"] = str(1000 + rnd.randrange(n + 3))  # repeats
         start = r.get("start_utc")
@@ -153,9 +160,7 @@ def test_a_huge_key_is_checked_in_windows_of_the_partition_size(tmp_path: Path,
         scheduled.append(hands.collect().height)
         return whole_schedule(hands, *a, **k)
 
-    every: Rows = []
-    for cs in sessions():
-        every += rows_of(cs)
+    every = [r for rows in session_rows() for r in rows]
     per_part = 20
     for rows in (one_table(every), one_table(every, "777", 3)):
         want = list(continuity.to_findings(X.check_rows(rows)))

@@ -13,6 +13,7 @@ every run of a tournament and every batch is cut everywhere.
 
 from __future__ import annotations
 
+import functools
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -124,19 +125,21 @@ def test_no_tolerance_is_refused(tmp_path: Path) -> None:
 FIX = ROOT / "fixtures" / "continuity" / "T007"
 
 
+@functools.cache
 def _fixture_rows() -> Rows:
-    rows: Rows = []
-    for p in sorted(FIX.glob("*.txt")):
-        rows += rows_of(p)
-    return rows
+    return [r for rows in _fixture_files() for r in rows]
+
+
+@functools.cache
+def _fixture_files() -> list[Rows]:
+    return [rows_of(p) for p in sorted(FIX.glob("*.txt"))]
 
 
 def test_the_stream_gives_the_whole_check_on_the_fixtures_and_their_clocks(tmp_path: Path) -> None:
     """The T007 fixtures as they are, on their printed time without a zone (one file's clock, or
     each its own), and with a table's clock set back."""
     cases: list[Rows] = []
-    for p in sorted(FIX.glob("*.txt")):
-        rows = rows_of(p)
+    for rows in _fixture_files():
         half = len(rows) // 2
         cases += [rows, _local(rows), _local(rows, clock="EET"),
                   _local(rows[:half], path="x.txt") + _local(rows[half:], path="y.txt")]  # fmt: skip
