@@ -33,8 +33,8 @@ of the auditing process:
   a month of a cash table, a Sunday major's million hands under one id, which no hash splits) is
   not checked whole but by :func:`windowed_frames`: its hands sorted on disk into chain order and
   checked a partition at a time, each window with the hands it needs around it, the tournament's
-  schedule checked once on its few columns; the same findings
-  (``tests/test_crosshand_windows.py``).
+  blind schedule in one pass over its hands sorted by time (:class:`auditor.schedule.Stream`); the
+  same findings (``tests/test_crosshand_windows.py``, ``tests/test_schedule_stream.py``).
 
 The temporary folder is removed at the end (or when the object is collected).  Its files are
 written and read only by this module, in a folder only the user can read (``tempfile.mkdtemp``).
@@ -267,7 +267,7 @@ AFTER = 1
 #: Sorted runs of a huge bucket's hands merged at once (:func:`windowed_frames`).
 MERGE_RUNS = 64
 #: The columns :func:`auditor.schedule.check` reads (a tournament's schedule, checked apart from
-#: the windows: it compares every table of the tournament).
+#: the windows by :class:`auditor.schedule.Stream`: it compares every table of the tournament).
 SCHEDULE_INPUT = ("site", "hand_id", "path", "first_line", "table", "tournament_id", "game", "structure",
                   "decimals", "start_utc", "small_blind", "big_blind", "ante", "cancelled", "pool",
                   "local_start", "clock", "flight")  # fmt: skip
@@ -304,19 +304,22 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     """The rows of the cross-hand findings of the hand rows in ``batches`` (any tables and
     tournaments, typically one huge one), as :func:`check_rows` finds them on all at once, in frames
     to be sorted (by :data:`ORDER`, stably: a hand's chain findings come before its schedule
-    findings, as in ``check``), holding about ``per_part`` hands at a time (and, of one table, the
-    hand ids seen so far: a repeated id keeps its first place in the chain).
+    findings, as in ``check``), holding about ``per_part`` hands at a time, whatever the number of
+    hands of one table or tournament.
 
     The chained hands (:func:`chainable`) are sorted on disk (:class:`auditor.spillsort.RowSpill`,
     in ``tmp``) into chain order: by table, start time, hand number (as ``check`` reads it) and input
-    order; a hand id already seen at its table is left out, as ``check`` leaves it out.  They are
-    then checked by windows of ``per_part`` hands, each with :data:`BEFORE` hands before it and
+    order; a hand id already seen at its table is left out, as ``check`` leaves it out (the places
+    of a repeated id are found by a second sort, by table, id and place: the later ones are sorted
+    into chain order and skipped as the chain is read, so no set of ids is kept).  They are then
+    checked by windows of ``per_part`` hands, each with :data:`BEFORE` hands before it and
     :data:`AFTER` after it, whose own findings are dropped: every rule within a table compares a
     hand with the one before it, but one, a player back after hands away (T001 ``returned``), whose
     previous hand may lie before the window; that finding is added from what the stream keeps of
     each player of the current table (the place of their last hand).  The blind schedule across a
-    tournament's tables (:func:`auditor.schedule.check`) is checked once, on the few columns it
-    reads, of the tournament hands in input order."""
+    tournament's tables is read from the few columns it needs, sorted on disk in time order, in one
+    pass with its running state (:class:`auditor.schedule.Stream`, the rows of
+    :func:`auditor.schedule.check`)."""
     import polars as pl
 
     from auditor import schedule
@@ -329,6 +332,9 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     # 1/64 of a partition of each: about a partition's rows held while sorting and while merging
     run, block = max(per_part, 1), max(per_part // MERGE_RUNS, 1)
     spill = RowSpill(tmp, key=lambda item: item[0], run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
+    # each chained hand's table, id and place in chain order, sorted by them: a repeated id's later places
+    ids = RowSpill(tmp.with_suffix(".ids"), key=_same, run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
+    dropped = RowSpill(tmp.with_suffix(".dropped"), key=_same, run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     # the blind schedule across the tournament's tables: its hands sorted by time on disk, read once
     sched = schedule.Stream(tmp.with_suffix(".schedule"), run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     try:
@@ -338,16 +344,28 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
             nos = _id_number(pl.Series([r.get("hand_id") for r in chained], dtype=pl.String))[0].to_list()
             for r, no in zip(chained, nos, strict=True):
                 t = r.get("start_utc")
-                spill.add(((table_key(r), t is None, 0 if t is None else t, no is None, 0 if no is None else no, i), r))
+                key = (table_key(r), t is None, 0 if t is None else t, no is None, 0 if no is None else no, i)
+                spill.add((key, r))
+                hid = r.get("hand_id")
+                ids.add((key[0], hid is None, hid or "", key))
                 i += 1
             timed = [{c: r.get(c) for c in narrow} for r in batch if _scheduled(r)]
             if timed:
                 sched.add(pl.DataFrame(fit_rows(timed, narrow), schema=narrow, orient="row"))
 
+        # a hand id seen before at its table (in chain order) keeps its first place: the later ones
+        # are left out of the chain, as ``check`` leaves them out
+        last: tuple[Any, ...] | None = None
+        for table_id, no_id, hid, key in ids.sorted():
+            if last == (table_id, no_id, hid):
+                dropped.add(key)
+            last = (table_id, no_id, hid)
+        ids.close()
+
         def windows() -> Iterator[tuple[list[_Hand], int, int]]:
             buf: list[_Hand] = []  # the hands before the window (``lead`` of them), its own, the one after
             lead = 0
-            for hand in _chained(spill.sorted()):
+            for hand in _chained(spill.sorted(), dropped.sorted()):
                 buf.append(hand)
                 if len(buf) - lead >= per_part + AFTER:
                     yield buf, lead, lead + per_part
@@ -383,9 +401,12 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
             if back:
                 yield pl.DataFrame(fit_rows(back, FINDINGS), schema=FINDINGS, orient="row")
         spill.close()
+        dropped.close()
         yield from sched.rows()
     finally:
         spill.close()
+        ids.close()
+        dropped.close()
         sched.close()
 
 
@@ -400,22 +421,26 @@ def _who(row: dict[str, Any]) -> tuple[Any, ...]:
     return (row.get("hand_id"), row.get("path"), row.get("table"), row.get("site"), row.get("tournament_id"))
 
 
-def _chained(items: Iterable[tuple[Any, ...]]) -> Iterator[_Hand]:
-    """The hands of the sorted ``items`` ((key, row), in chain order) that ``check`` chains: the
-    first of each hand id at its table."""
+def _chained(items: Iterable[tuple[Any, ...]], dropped: Iterable[tuple[Any, ...]]) -> Iterator[_Hand]:
+    """The hands of the sorted ``items`` ((key, row), in chain order) that ``check`` chains: all but
+    those whose keys are ``dropped`` (in the same order: a hand id's later places at its table)."""
     table: tuple[Any, ...] | None = None
-    seen: set[Any] = set()
     prev: dict[str, Any] | None = None
+    gone = iter(dropped)
+    skip = next(gone, None)
     k = g = 0
     for key, row in items:
         if key[0] != table:
-            table, seen, prev, k = key[0], set(), None, 0
-        hid = row.get("hand_id")
-        if hid in seen:
+            table, prev, k = key[0], None, 0
+        if key == skip:
+            skip = next(gone, None)
             continue
-        seen.add(hid)
         yield _Hand(row, key[0], k, g, prev)
         prev, k, g = row, k + 1, g + 1
+
+
+def _same(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return row
 
 
 def _returned(h: _Hand, seat: dict[str, Any], away: int) -> dict[str, Any]:
