@@ -333,8 +333,8 @@ def windowed_frames(batches: Iterable[Rows], tmp: Path, per_part: int) -> Iterat
     run, block = max(per_part, 1), max(per_part // MERGE_RUNS, 1)
     spill = RowSpill(tmp, key=lambda item: item[0], run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     # each chained hand's table, id and place in chain order, sorted by them: a repeated id's later places
-    ids = RowSpill(tmp.with_suffix(".ids"), key=_same, run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
-    dropped = RowSpill(tmp.with_suffix(".dropped"), key=_same, run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
+    ids = RowSpill(tmp.with_suffix(".ids"), run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
+    dropped = RowSpill(tmp.with_suffix(".dropped"), run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     # the blind schedule across the tournament's tables: its hands sorted by time on disk, read once
     sched = schedule.Stream(tmp.with_suffix(".schedule"), run_rows=run, block_rows=block, fan_in=MERGE_RUNS)
     try:
@@ -437,10 +437,6 @@ def _chained(items: Iterable[tuple[Any, ...]], dropped: Iterable[tuple[Any, ...]
             continue
         yield _Hand(row, key[0], k, g, prev)
         prev, k, g = row, k + 1, g + 1
-
-
-def _same(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    return row
 
 
 def _returned(h: _Hand, seat: dict[str, Any], away: int) -> dict[str, Any]:

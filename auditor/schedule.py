@@ -283,7 +283,7 @@ class Stream:
         self.tmp = tmp
         self.hands = RowSpill(tmp / "hands", key=itemgetter(0, 1, 2, 3), run_rows=run_rows, block_rows=block_rows,
                               fan_in=fan_in)  # fmt: skip
-        self.numbers = RowSpill(tmp / "numbers", key=_same, run_rows=run_rows, block_rows=block_rows, fan_in=fan_in)
+        self.numbers = RowSpill(tmp / "numbers", run_rows=run_rows, block_rows=block_rows, fan_in=fan_in)
         self.added = 0  # the hands read so far (a hand's place in the input: :func:`check`'s ``_r``)
 
     def add(self, hands: pl.DataFrame) -> None:
@@ -365,10 +365,6 @@ class Stream:
         self.numbers.close()
         with contextlib.suppress(OSError):
             self.tmp.rmdir()
-
-
-def _same(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    return row
 
 
 def _row(code: str, reason: str, hand: tuple[Any, ...], other: tuple[Any, ...] | None, expected: int | None,

@@ -101,7 +101,7 @@ class _Runs:
                 yield from block
 
 
-def _fewer(store: _Runs, runs: list[Path], key: Callable[[Row], Any], fan_in: int) -> list[Path]:
+def _fewer(store: _Runs, runs: list[Path], key: Callable[[Row], Any] | None, fan_in: int) -> list[Path]:
     """At most ``fan_in`` runs: longer runs merged ``fan_in`` at a time, in order (the merge stays stable)."""
     while len(runs) > fan_in:
         longer: list[Path] = []
@@ -176,13 +176,14 @@ class RowSpill:
     """Row tuples added one at a time and given back sorted by ``key``, stably, in bounded memory,
     without polars (the auditing process never imports it: the HTML report's findings, issue 16).
 
-    Rows are held until ``run_rows`` are, then sorted and written as a run to ``tmp`` (created on
-    the first run); :meth:`sorted` merges the runs (``fan_in`` at a time, ``block_rows`` rows read
-    per run at once) and the rows still held.  :meth:`scan` gives every row once in no set order.
+    Rows are held until ``run_rows`` are, then sorted (by ``key``, or with none by the row tuple
+    itself) and written as a run to ``tmp`` (created on the first run); :meth:`sorted` merges the
+    runs (``fan_in`` at a time, ``block_rows`` rows read per run at once) and the rows still held.
+    :meth:`scan` gives every row once in no set order.
     """
 
-    def __init__(self, tmp: Path, key: Callable[[Row], Any], run_rows: int = 10_000, block_rows: int = 200,
-                 fan_in: int = FAN_IN) -> None:  # fmt: skip
+    def __init__(self, tmp: Path, key: Callable[[Row], Any] | None = None, run_rows: int = 10_000,
+                 block_rows: int = 200, fan_in: int = FAN_IN) -> None:  # fmt: skip
         if fan_in < 2 or run_rows < 1 or block_rows < 1:
             raise ValueError("fan_in must be at least 2, the row counts at least 1")
         self.tmp = tmp
