@@ -17,7 +17,9 @@ third from one minute to the next) falls on both.
 
 Stages, in process CPU time per hand (``time.process_time``), the cyclic collector off during a pass:
 
-* **replay** - :func:`auditor.replay.replay` alone;
+* **replay set-up** - the hand's replay class constructed (``replay_class(hand)(hand, profile,
+  facts)``: the event index, the players, the turn order), not run;
+* **replay** - :func:`auditor.replay.replay` alone (set-up included);
 * **pots** - :func:`auditor.replay.pots.build` on traces made beforehand (warm: the evaluations
   remembered across hands are kept);
 * **rules** - :func:`auditor.audit.judge` on traces and pots made beforehand (the rule stage, the
@@ -42,16 +44,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # (run with -P: this folder is not on the path)
 import common
 
-STAGES = ("replay", "pots", "rules", "after parse")
+STAGES = ("replay set-up", "replay", "pots", "rules", "after parse")
 
 
-def child(site: str) -> None:
+def child(site: str, stages: tuple[str, ...]) -> None:
     """One side: load and parse the hands, say ``ready``, then time one pass per line read."""
     import auditor.audit as audit
     from auditor.crosshand_audit import Bounded
     from auditor.formats import REGISTRY, parse_chunk
     from auditor.profiles import for_hand
     from auditor.replay import replay
+    from auditor.replay.betting import replay_class
     from auditor.replay.pots import build
 
     chunks = common.split_sources(common.load_sources(common.default_corpus(site)), site).chunks
@@ -63,6 +66,10 @@ def child(site: str) -> None:
             hands.append((h, for_hand(h.site, None), REGISTRY.facts_for(h).for_hand(h)))
     traces = [(replay(h, p, f), p) for h, p, f in hands if not h.cancelled]
     built = [(t, build(t, p)) for t, p in traces]
+
+    def set_up_all() -> None:
+        for h, p, f in hands:
+            replay_class(h)(h, p, f)
 
     def replay_all() -> None:
         for h, p, f in hands:
@@ -89,7 +96,14 @@ def child(site: str) -> None:
         for c in chunks:
             run.process(c)
 
-    fns = {"replay": replay_all, "pots": pots_all, "rules": rules_all, "after parse": after_parse}
+    fns = {
+        "replay set-up": set_up_all,
+        "replay": replay_all,
+        "pots": pots_all,
+        "rules": rules_all,
+        "after parse": after_parse,
+    }
+    fns = {name: fn for name, fn in fns.items() if name in stages}
     after_parse()  # warm-up
     print(json.dumps({"ready": str(Path(audit.__file__).parent), "hands": len(hands)}), flush=True)
     for _ in sys.stdin:
@@ -112,11 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=8, help="timed passes of each side, interleaved (default 8)")
     ap.add_argument("--previous", type=Path, help="another checkout, measured with PYTHONPATH=DIR")
     ap.add_argument("--python", help="another interpreter (its installed package)")
+    ap.add_argument("--stages", default=",".join(STAGES), help="the stages to time, comma-separated (default all)")
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    stages = tuple(x.strip() for x in args.stages.split(","))
+    if not set(stages) <= set(STAGES):
+        ap.error(f"--stages: choose among {', '.join(STAGES)}")
     if args.child:
-        child(args.site)
+        child(args.site, stages)
         return 0
     if (args.previous is None) == (args.python is None):
         ap.error("give one of --previous DIR or --python EXE")
@@ -129,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     procs: dict[str, subprocess.Popen[str]] = {}
     where: dict[str, str] = {}
     for name, (python, side_env) in sides.items():
-        cmd = [python, "-P", str(Path(__file__).resolve()), "--child", "--site", args.site]
+        cmd = [python, "-P", str(Path(__file__).resolve()), "--child", "--site", args.site, "--stages", args.stages]
         procs[name] = p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                            env=side_env, cwd="/")  # fmt: skip
         assert p.stdout is not None
@@ -147,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         p.stdin.close()
         p.wait()
     rows = [[stage, f"{best['other'][stage]:.1f}", f"{best['this'][stage]:.1f}",
-             f"{100 * (best['this'][stage] / best['other'][stage] - 1):+.1f}%"] for stage in STAGES]  # fmt: skip
+             f"{100 * (best['this'][stage] / best['other'][stage] - 1):+.1f}%"]
+            for stage in STAGES if stage in stages]  # fmt: skip
     print(f"{args.site}: best of {args.rounds} interleaved passes, us a hand (CPU)")
     print(f"other: {where['other']}\nthis:  {where['this']}")
     print(common.format_table(["stage", "other", "this", "change"], rows))

@@ -56,3 +56,22 @@ def test_every_fixture_step_has_every_field() -> None:
 @pytest.mark.parametrize("site", ["pokerstars", "ggpoker", "winamax", "ipoker", "partypoker", "888poker"])
 def test_every_corpus_step_has_every_field(site: str) -> None:
     assert _check_folder(corpus_dir(site)) > 100
+
+
+def test_replay_state_is_slotted() -> None:
+    """``Replay`` keeps its state in slots (33 attributes: past the 30 names an instance dict
+    shares, every ``self.x`` of pure Python reads a plain dict): a base replay has no ``__dict__``;
+    the stud and draw replays keep one for their own few attributes.  Compiled, the class is native."""
+    from auditor.formats import REGISTRY
+    from auditor.replay.betting import Replay
+
+    hb = HandBuilder((1, 2), [("ann", 100), ("bob", 100), ("cat", 100)])
+    hb.post_blinds()
+    hb.raw("cat: raises 4 to 6")
+    h = hb.hand()
+    r = Replay(h, for_hand(h.site, None), REGISTRY.facts_for(h))
+    if hasattr(Replay, "__mypyc_attrs__"):
+        pytest.skip("compiled: a native class has no instance dict")
+    assert not hasattr(r, "__dict__")
+    r.run()
+    assert not hasattr(r, "__dict__")

@@ -21,8 +21,6 @@ not flagged.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from auditor import model as M
 from auditor.formats.facts import ExportFacts
 from auditor.profiles import Profile
@@ -59,9 +57,14 @@ def showing_key(cards: tuple[str, ...], aces_low: bool = False) -> tuple[tuple[i
     pair, pair), then ranks, greater is a higher hand.  Straights and flushes do not count before
     the fifth card, and no more than four cards ever show."""
     ranks = _LOW_RANK if aces_low else _HIGH_RANK
-    counts = Counter(ranks[norm(c)[0]] for c in cards)
-    groups = sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0]))
-    return tuple(n for _, n in groups), tuple(r for r, _ in groups)
+    counts: dict[int, int] = {}
+    for c in cards:
+        r = ranks[norm(c)[0]]
+        counts[r] = counts.get(r, 0) + 1
+    # (count, rank) pairs, greatest first: the larger group first, then the higher rank (no two
+    # pairs tie: a rank is counted once)
+    groups = sorted([(n, r) for r, n in counts.items()], reverse=True)
+    return tuple([n for n, _ in groups]), tuple([r for _, r in groups])
 
 
 def upcards_by_street(hand: M.Hand) -> dict[int, dict[str, tuple[str, ...] | None]]:
