@@ -115,9 +115,9 @@ class Bounded:
         self.deferred: Deferred | None = None
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        from auditor.crosshand_rows import base_columns, hand_columns  # no polars in the auditing process
+        from auditor.crosshand_rows import hand_row  # no polars in the auditing process
 
-        self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
+        self.rows.append(hand_row(a, findings, lines))
         self.hands += 1
         if len(self.rows) >= self.rows_per_batch:
             self._write()
