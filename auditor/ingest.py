@@ -8,7 +8,7 @@ Encodings understood: UTF-8 with or without one or more byte-order marks, UTF-16
 without a BOM (stray NULs are dropped), and cp1252.  Line endings: LF, CRLF or CR.  Bytes that do
 not decode become U+FFFD and a ``P004`` finding at their line; nothing is dropped silently.
 
-Why one module of ~550 lines: decoding (re-decided at every change of encoding), the size
+Why one module of ~800 lines: decoding (re-decided at every change of encoding), the size
 limits and the split into hands work on the same stream of bytes and lines, in one pass.
 """
 
@@ -167,6 +167,8 @@ class Run:
         self.i = 0
         self.pos = 0
         self.text = ""  # (made when searched: every line preceded by a newline)
+        self.found = -1  # the next line that may be a header or a separator, once searched (at found_pos)
+        self.found_pos = 0
 
     def pairs(self) -> Iterator[tuple[int, str]]:
         """(line number, text) of the lines not read yet."""
@@ -541,9 +543,11 @@ def split_hands(
                 if not run.text:
                     run.text = "\n" + "\n".join(runlines)
                     run.pos = sum(map(len, runlines[:i])) + i
-                m = scan.search(run.text, run.pos)
-                nxt = m.start() if m is not None else len(run.text)
-                j = i + run.text.count("\n", run.pos, nxt)
+                if run.found < i:  # (searched once up to it: a stretch read line by line is not searched again)
+                    m = scan.search(run.text, run.pos)
+                    run.found_pos = m.start() if m is not None else len(run.text)
+                    run.found = i + run.text.count("\n", run.pos, run.found_pos)
+                j, nxt = run.found, run.found_pos
                 if site is None or overflow:
                     i, run.pos = j, nxt
                 elif j > i and len(buf) + j - i <= MAX_HAND_LINES and chars + nxt - run.pos <= MAX_HAND_CHARS:

@@ -151,3 +151,29 @@ def test_every_match_of_a_header_pattern_starts_with_one_of_its_prefixes(data: s
     assert found is not None
     text = data.draw(st.from_regex(rx, fullmatch=True))
     assert text.startswith(tuple(found)), (name, text)
+
+
+class _Counting:
+    """A scan pattern that counts its searches."""
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx = rx
+        self.searches = 0
+
+    def search(self, text: str, pos: int) -> re.Match[str] | None:
+        self.searches += 1
+        return self.rx.search(text, pos)
+
+
+def test_a_hand_over_the_size_limit_is_searched_once_a_stretch(built_dispatch: HeaderDispatch) -> None:
+    """A stretch of lines read one at a time (the hand reaches its size limit in it) is not searched
+    again at each of its lines (which made a huge hand's split quadratic)."""
+    counting = _Counting(_built())
+    built_dispatch.scan = counting  # type: ignore[assignment]
+    hand = (FIXTURES / "samples" / "disputed_reraise.txt").read_text("utf-8")
+    head = hand.split("\n", 1)[0]
+    data = (head + "\n" + "a: folds\n" * 30_000 + hand).encode()
+    slow, fast = both(data)
+    assert fast == slow
+    assert [getattr(i, "code", "chunk") for i in fast[0]] == ["P007", "chunk", "chunk"]
+    assert counting.searches < 50
