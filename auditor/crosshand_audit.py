@@ -113,11 +113,12 @@ class Bounded:
         #: whoever takes :attr:`deferred` (``hhaudit audit``'s finisher, :mod:`auditor.finish`)
         self.defer = defer
         self.deferred: Deferred | None = None
+        from auditor.crosshand_rows import hand_row  # (no polars in the auditing process)
+
+        self._row = hand_row
 
     def add(self, a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
-        from auditor.crosshand_rows import base_columns, hand_columns  # no polars in the auditing process
-
-        self.rows.append({**base_columns(a.hand), **hand_columns(a, findings, lines)})
+        self.rows.append(self._row(a, findings, lines))
         self.hands += 1
         if len(self.rows) >= self.rows_per_batch:
             self._write()

@@ -52,11 +52,14 @@ def fingerprint_text(lines: Sequence[str]) -> str:
 _POOL_WORDS = ("zoom", "rush", "fast", "snap", "blaze", "jet", "speed poker", "zone poker")
 
 
+_POOL_WORDS_RE = re.compile("|".join(map(re.escape, _POOL_WORDS)))
+
+
 def _maybe_pool(text: str) -> bool:
     low = text.lower()
     if "\u017f" in low:  # the long s, which the case-insensitive regex takes for an "s" (lower() keeps it)
         low = low.replace("\u017f", "s")
-    return any(w in low for w in _POOL_WORDS)
+    return _POOL_WORDS_RE.search(low) is not None  # (one of the words in the lowered text)
 
 
 def is_pool(hand: M.Hand, first_line: str = "") -> bool:
@@ -94,10 +97,26 @@ def _anonymised(seats: Iterable[M.Seat]) -> bool:
 def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
     """The :data:`auditor.continuity.COLUMNS` of one audited hand (``findings``: the hand's own,
     ``lines``: its text)."""
+    out: dict[str, Any] = {}
+    _columns(out, a, findings, lines)
+    return out
+
+
+def hand_row(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> dict[str, Any]:
+    """The whole row of one audited hand: :func:`base_columns` then :func:`hand_columns`, made
+    in one dict (the cross-hand stage of ``hhaudit audit`` makes one a hand)."""
+    row = dict(zip(BASE_NAMES, _BASE(a.hand), strict=True))
+    _columns(row, a, findings, lines)
+    return row
+
+
+def _columns(out: dict[str, Any], a: Audited, findings: Iterable[Finding], lines: Sequence[str]) -> None:
+    """:func:`hand_columns`, set in ``out`` in the order of :data:`COLUMN_NAMES`."""
     h, t, pt = a.hand, a.trace, a.pots
-    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, h.extras.get("date2"))
+    extras = h.extras
+    utc, _zone, assumed = utc_of(h.site, h.start_time, h.time_zone, extras.get("date2"))
     table_events = t.of(M.TableEvent)
-    added = {e.player for e in table_events if e.player and ADDED_RE.search(e.text)} if table_events else set()
+    added = {e.player for e in table_events if e.player and ADDED_RE.search(e.text)} if table_events else _NONE
     # the players who posted or acted (the replay's index of the events by their final class)
     acting = set(map(_PLAYER, t.of(M.Post)))
     acting.update(map(_PLAYER, t.of(M.Action)))
@@ -109,28 +128,39 @@ def hand_columns(a: Audited, findings: Iterable[Finding], lines: Sequence[str]) 
                 break
     finals = _finals(a)
     chips_ok = chips_ok and finals is not None
-    collected = pt.collected if pt is not None else None
-    seats = [{"seat": s.seat, "player": s.player, "stack": s.stack,
-              "final": finals.get(s.player) if finals is not None else None,
-              "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
-              "line": s.line,
-              "collected": collected.get(s.player, 0) if collected is not None else None}
-             for s in h.seats]  # fmt: skip
+    out["start_utc"] = utc
+    # a record that prints no stacks (auditor/formats/partial.py) is not chained
+    if extras.get("stacks") == "unprinted":
+        out["seats"] = None
+    elif finals is not None and pt is not None:
+        collected = pt.collected
+        out["seats"] = [{"seat": s.seat, "player": s.player, "stack": s.stack, "final": finals.get(s.player),
+                         "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
+                         "line": s.line, "collected": collected.get(s.player, 0)}
+                        for s in h.seats]  # fmt: skip
+    else:
+        out["seats"] = [{"seat": s.seat, "player": s.player, "stack": s.stack, "final": None,
+                         "sitting_out": s.sitting_out, "active": s.player in acting, "added": s.player in added,
+                         "line": s.line, "collected": pt.collected.get(s.player, 0) if pt is not None else None}
+                        for s in h.seats]  # fmt: skip
+    out["fingerprint"] = fingerprint_text(lines)
+    out["chips_ok"] = chips_ok
+    # a fast-fold pool, or an anonymised table: no continuity to follow
+    out["pool"] = is_pool(h, lines[0] if lines else "") or _anonymised(h.seats)
     profile = a.profile
-    return {
-        "start_utc": utc,
-        # a record that prints no stacks (auditor/formats/partial.py) is not chained
-        "seats": None if h.extras.get("stacks") == "unprinted" else seats,
-        "fingerprint": fingerprint_text(lines),
-        "chips_ok": chips_ok,
-        # a fast-fold pool, or an anonymised table: no continuity to follow
-        "pool": is_pool(h, lines[0] if lines else "") or _anonymised(h.seats),
-        # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
-        "top_ups": h.extras.get("rebuys") == "yes" if h.is_tournament else profile.top_ups_between_hands,
-        "button_rule": "dead" if h.is_tournament or profile.dead_button_cash else "moving",
-        "keeps_button": t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h),
-        **schedule_columns(utc, assumed, h.start_time, h.time_zone, h.extras, h.is_tournament),
-    }
+    tournament = h.is_tournament
+    # a tournament: chips may be bought between hands (rebuys, add-ons), as the export says
+    out["top_ups"] = extras.get("rebuys") == "yes" if tournament else profile.top_ups_between_hands
+    out["button_rule"] = "dead" if tournament or profile.dead_button_cash else "moving"
+    out["keeps_button"] = t.facts.button_stays_after_dead_small_blind and _dead_small_blind(h)
+    if tournament:
+        out.update(schedule_columns(utc, assumed, h.start_time, h.time_zone, extras, tournament))
+    else:
+        out["local_start"] = out["clock"] = out["flight"] = None
+
+
+#: (no player added chips: what a hand without table events has)
+_NONE: frozenset[str] = frozenset()
 
 
 def _dead_small_blind(h: M.Hand) -> bool:

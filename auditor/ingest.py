@@ -8,7 +8,7 @@ Encodings understood: UTF-8 with or without one or more byte-order marks, UTF-16
 without a BOM (stray NULs are dropped), and cp1252.  Line endings: LF, CRLF or CR.  Bytes that do
 not decode become U+FFFD and a ``P004`` finding at their line; nothing is dropped silently.
 
-Why one module of ~550 lines: decoding (re-decided at every change of encoding), the size
+Why one module of ~800 lines: decoding (re-decided at every change of encoding), the size
 limits and the split into hands work on the same stream of bytes and lines, in one pass.
 """
 
@@ -53,7 +53,8 @@ MAX_LINE_BYTES = 1 << 16
 # Under a directory they are skipped and counted (``files_skipped``); named explicitly, they are read.
 SKIP_SUFFIXES = (".hp", ".hands", ".gt", ".json", ".jsonl", ".md", ".py", ".ts", ".pyc", ".parquet")
 
-__all__ = ["Chunk", "FileInfo", "expand_paths", "open_source", "read_stream", "read_text"]
+__all__ = ["Chunk", "FileInfo", "Run", "expand_paths", "iter_lines", "iter_runs", "open_source", "read_stream",
+           "read_text"]  # fmt: skip
 
 
 @mypyc_attr(serializable=True)  # (compiled: pickled with the run's summary, auditor/finish.py)
@@ -155,8 +156,47 @@ def _cut_message(n: int) -> str:
     return f"line longer than {MAX_LINE_BYTES:,} bytes: its first {MAX_LINE_BYTES:,} bytes were read, {n:,} skipped"
 
 
+class Run:
+    """A run of decoded lines (:func:`iter_runs`): ``lines``, the first of them line number
+    ``first``.  :func:`split_hands` reads it from line ``i`` on (``pos``: where the newline before
+    line ``i`` is in :attr:`text`, once made), finding its hand headers with one search."""
+
+    def __init__(self, first: int, lines: list[str]) -> None:
+        self.first = first
+        self.lines = lines
+        self.i = 0
+        self.pos = 0
+        self.text = ""  # (made when searched: every line preceded by a newline)
+        self.found = -1  # the next line that may be a header or a separator, once searched (at found_pos)
+        self.found_pos = 0
+
+    def pairs(self) -> Iterator[tuple[int, str]]:
+        """(line number, text) of the lines not read yet."""
+        return zip(itertools.count(self.first + self.i), self.lines[self.i :])
+
+
+def _pairs(items: Iterable[tuple[int, str] | Run | Finding]) -> Iterator[tuple[int, str] | Finding]:
+    """``items`` with every :class:`Run` given line by line."""
+    for item in items:
+        if isinstance(item, Run):
+            yield from item.pairs()
+        else:
+            yield item
+
+
 def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[int, str] | Finding]:
-    """Decode ``stream`` and yield (line number, text) pairs, in memory bounded by the block size.
+    """Decode ``stream`` and yield (line number, text) pairs: :func:`iter_runs` line by line."""
+    return _pairs(iter_runs(stream, path, info))
+
+
+#: What :func:`iter_runs` strips at the right of every line.
+_TRAILING = " \t\r\u00a0"
+
+
+def iter_runs(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[int, str] | Run | Finding]:
+    """Decode ``stream`` and yield (line number, text) pairs, in memory bounded by the block size;
+    runs of plain 8-bit lines (the common case: no U+FFFD, no NUL, no over-long line) come as one
+    :class:`Run` of up to a block of lines, decoded, split and stripped in a few C calls.
 
     The encoding is decided again wherever the bytes change shape at a line start (a byte-order
     mark, NULs in every other byte, a run of NULs), so a UTF-16 export followed by a UTF-8 one,
@@ -214,6 +254,12 @@ def iter_lines(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[in
                 if text[-1:] in ("\n", "\r"):
                     parts.pop()
                 pos = end
+                if "\ufffd" not in text:
+                    if "\ufeff" in text:
+                        parts = [raw_line.lstrip("\ufeff") for raw_line in parts]
+                    yield Run(lineno + 1, list(map(str.rstrip, parts, itertools.repeat(_TRAILING))))
+                    lineno += len(parts)
+                    continue
                 for raw_line in parts:
                     lineno += 1
                     line = raw_line.lstrip("\ufeff").rstrip(" \t\r\u00a0")
@@ -344,7 +390,13 @@ class HeaderDispatch:
     that can start with its first character, in the detector's order, with the detector's group
     names, so the answer is the detector's (``tests/test_ingest_dispatch.py`` compares them on every
     corpus and fixture line).  Built after :data:`WARM` lines (a one-hand run never pays for it), and
-    again when the registry's detector changes (a format added or removed)."""
+    again when the registry's detector changes (a format added or removed).
+
+    Built with it, :attr:`scan` finds in a run of lines (:class:`Run`) the lines that may be a
+    hand header or an archive's separator: the literal starts of every format's header pattern and
+    of the separator pattern (:func:`auditor.lineprefix.prefixes`, an over-approximation read from
+    the patterns) in one trie, searched after each newline; None when a pattern may start with any
+    text.  A line it does not find is neither (``tests/test_ingest_runs.py``)."""
 
     #: Lines detected with the plain detector before the dispatch is built (start-up: reading the
     #: patterns' first characters takes a few milliseconds).
@@ -355,17 +407,29 @@ class HeaderDispatch:
         self.lines = 0
         self.parts: list[tuple[str, frozenset[str] | None]] = []
         self.by_char: dict[str, re.Pattern[str] | None] = {}
+        self.scan: re.Pattern[str] | None = None
 
     def _build(self, detector: re.Pattern[str]) -> None:
         from auditor.formats.firstchars import first_chars
+        from auditor.lineprefix import prefixes, scanner
 
         self.parts = []
+        starts: set[str] | None = set()
+        for rx in (*(re.compile(REGISTRY.patterns[f.name][0]) for f in REGISTRY.supported() if not f.is_document),
+                   REGISTRY.separator_line):  # fmt: skip
+            found = prefixes(rx)
+            starts = None if starts is None or found is None else starts | found
         for f in REGISTRY.supported():
             if not f.is_document:
                 part = f"(?P<fmt_{f.name}>{REGISTRY.patterns[f.name][0]})"
                 self.parts.append((part, first_chars(re.compile(part))))
         self.by_char.clear()
+        self.scan = scanner(frozenset(starts)) if starts else None
         self.source = detector
+
+    def scanner(self) -> re.Pattern[str] | None:
+        """:attr:`scan`, when built for the registry's formats as they are (else None)."""
+        return self.scan if REGISTRY.detector is self.source else None
 
     def table(self) -> dict[str, re.Pattern[str] | None]:
         """The patterns by first character built so far (a character not in it: call the
@@ -402,8 +466,15 @@ _UNSEEN = re.compile("(?!)")  # (a character the dispatch has not met yet)
 detect_header = HeaderDispatch()
 
 
-def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: FileInfo) -> Iterator[Chunk | Finding]:
-    """Group decoded lines into hands.  Text outside any hand is reported, never dropped."""
+def split_hands(
+    lines: Iterable[tuple[int, str] | Run | Finding], path: str, info: FileInfo
+) -> Iterator[Chunk | Finding]:
+    """Group decoded lines into hands.  Text outside any hand is reported, never dropped.
+
+    ``lines`` as :func:`iter_runs` yields them: inside a hand, the lines of a :class:`Run` up to
+    the next that may be a header or a separator (:meth:`HeaderDispatch.scanner`) are taken at
+    once; every other line is read one at a time, with the same result (``tests/test_ingest_runs.py``
+    compares the split of every corpus file and of hostile inputs given as runs and line by line)."""
     site: str | None = None
     start = 0
     buf: list[str] = []
@@ -447,12 +518,51 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
     preamble = REGISTRY.preamble.match
     sniffed = not REGISTRY.sniffers
     it = iter(lines)
-    for item in it:
-        if isinstance(item, Finding):
-            if item.code != "P007" or site is not None:
-                yield item  # a cut line outside any hand is counted with the stray text (P003)
-            continue
-        lineno, line = item
+    run: Run | None = None  # the run being read (its lines from run.i on are not read yet)
+    while True:
+        if run is None:
+            got = next(it, None)
+            if got is None:
+                break
+            if isinstance(got, Finding):
+                if got.code != "P007" or site is not None:
+                    yield got  # a cut line outside any hand is counted with the stray text (P003)
+                continue
+            if not isinstance(got, Run):
+                item = got
+                lineno, line = item
+            else:
+                run = got
+        if run is not None:
+            # the lines of a run up to the next one that may be a header or a separator, taken at
+            # once where the loop below would do the same to each of them: inside a hand, add
+            # them to it (or, past its size limit, skip them); in a tournament summary, skip them
+            runlines, i = run.lines, run.i
+            scan = detect_header.scanner() if sniffed and not archive and (site is not None or summary) else None
+            if scan is not None:
+                if not run.text:
+                    run.text = "\n" + "\n".join(runlines)
+                    run.pos = sum(map(len, runlines[:i])) + i
+                if run.found < i:  # (searched once up to it: a stretch read line by line is not searched again)
+                    m = scan.search(run.text, run.pos)
+                    run.found_pos = m.start() if m is not None else len(run.text)
+                    run.found = i + run.text.count("\n", run.pos, run.found_pos)
+                j, nxt = run.found, run.found_pos
+                if site is None or overflow:
+                    i, run.pos = j, nxt
+                elif j > i and len(buf) + j - i <= MAX_HAND_LINES and chars + nxt - run.pos <= MAX_HAND_CHARS:
+                    buf.extend(runlines[i:j])
+                    chars += nxt - run.pos
+                    i, run.pos = j, nxt
+            if i >= len(runlines):
+                run = None
+                continue
+            lineno, line = run.first + i, runlines[i]
+            item = (lineno, line)
+            run.i = i + 1
+            if run.text:
+                run.pos += len(line) + 1
+        # ---- one line at a time
         if (sep_firsts is None or line[:1] in sep_firsts) and separator(line):
             # a line between two hands of an archive: it ends the hand before it, and it is no stray text
             c = flush()
@@ -470,13 +580,16 @@ def split_hands(lines: Iterable[tuple[int, str] | Finding], path: str, info: Fil
             if doc is not None and _XML_DECL.match(line):
                 # an XML declaration alone says nothing of the format: the first element's line does
                 # (iPoker "<session", Boss Media "<ROOT>"/"<HISTORY"); the declaration goes with it
-                for nxt in it:
-                    head.append(nxt)
-                    if not isinstance(nxt, Finding) and nxt[1].strip():
-                        doc = REGISTRY.sniff_document(nxt[1].lstrip()) or doc
+                rest = _pairs(itertools.chain((run,) if run is not None else (), it))
+                for later in rest:
+                    head.append(later)
+                    if not isinstance(later, Finding) and later[1].strip():
+                        doc = REGISTRY.sniff_document(later[1].lstrip()) or doc
                         break
+                run, it = None, rest
             if doc is not None:
-                for out in doc.reader.split(itertools.chain(head, it), path):  # type: ignore[attr-defined]
+                rest = _pairs(itertools.chain((run,) if run is not None else (), it))
+                for out in doc.reader.split(itertools.chain(head, rest), path):  # type: ignore[attr-defined]
                     if isinstance(out, Chunk):
                         info.hands += 1
                     yield out
@@ -608,7 +721,7 @@ def read_stream(stream: BinaryIO | Unreadable, path: str, size: int = -1) -> tup
     if isinstance(stream, Unreadable):
         info.encoding = "unreadable"
         return info, iter([F.make("P008", shown, None, None, stream.reason)])
-    return info, split_hands(iter_lines(stream, shown, info), shown, info)
+    return info, split_hands(iter_runs(stream, shown, info), shown, info)
 
 
 def expand_paths(paths: Iterable[str], skipped: list[str] | None = None) -> Iterator[str]:

@@ -94,9 +94,9 @@ def _local(text: str) -> tuple[datetime, str | None] | None:
     m = _DATE.search(text)
     if not m:
         return None
-    y, mo, d, h, mi, s = (int(g) if g else 0 for g in m.groups()[:6])
+    y, mo, d, h, mi, s, zone = m.groups()
     try:
-        return datetime(y, mo, d, h, mi, s), m.group(7)
+        return datetime(int(y), int(mo), int(d), int(h), int(mi), int(s) if s else 0), zone
     except ValueError:
         return None
 
