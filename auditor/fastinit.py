@@ -119,11 +119,12 @@ _BUILDING_FIELDS = 5
 _SET_CLASS = object.__dict__["__class__"].__set__
 
 
-def _building_class(cls: type) -> type | None:
+def _building_class(cls: type, plain_init: bool = False) -> type | None:
     """An unfrozen class with the layout of the slotted class ``cls`` (its base, its slots; the
     ``__setattr__`` and ``__delattr__`` of ``object``, so that the interpreter stores attributes
     straight into the slots), which an instance of ``cls`` may be moved to and back; None when the
-    interpreter refuses the move."""
+    interpreter refuses the move.  ``plain_init``: its ``__init__`` is ``object``'s, so that calling
+    it with no argument makes an empty instance (cheaper than ``object.__new__(building)``)."""
     base = cls.__base__
     if base is None or len(cls.__bases__) != 1:
         return None
@@ -134,6 +135,8 @@ def _building_class(cls: type) -> type | None:
         "__module__": cls.__module__,
         "__qualname__": f"{cls.__qualname__}.building",
     }
+    if plain_init:
+        ns["__init__"] = object.__init__
     building = type(f"{cls.__name__}.building", (base,), ns)
     probe: Any = object.__new__(cls)
     try:
@@ -191,10 +194,10 @@ def builder(cls: type, name: str) -> Any:
         return None
     if any(not f.init or f.kw_only or f.name not in setters or f.default_factory is not _NO_DEFAULT for f in fields):
         return None
-    building = _building_class(cls)
+    building = _building_class(cls, plain_init=True)
     if building is None:
         return None
-    ns: dict[str, Any] = {"_new": object.__new__, "_building": building, "_cls": cls, "_become": _SET_CLASS}
+    ns: dict[str, Any] = {"_building": building, "_cls": cls, "_become": _SET_CLASS}
     args: list[str] = []
     for i, f in enumerate(fields):
         if f.default is _NO_DEFAULT:
@@ -202,7 +205,7 @@ def builder(cls: type, name: str) -> Any:
         else:
             ns[f"_dflt{i}"] = f.default
             args.append(f"{f.name}=_dflt{i}")
-    body = ["    s = _new(_building)", *[f"    s.{f.name} = {f.name}" for f in fields], "    _become(s, _cls)",
+    body = ["    s = _building()", *[f"    s.{f.name} = {f.name}" for f in fields], "    _become(s, _cls)",
             "    return s"]  # fmt: skip
     exec(f"def {name}({', '.join(args)}):\n" + "\n".join(body) + "\n", ns)  # generated from the class's own fields
     fn = ns[name]
