@@ -737,14 +737,16 @@ for _cls in [c for c in list(globals().values()) if isinstance(c, type) and c.__
 
 
 def _use_builders() -> None:
-    """Pure Python: each ``new_<event>`` function becomes the builder that does not call the class."""
+    """Pure Python: each ``new_<event>`` function becomes the builder that does not call the class
+    (compiled, they stay: a native call of the native constructor)."""
     space = globals()
     for name, cls in BUILDERS.items():
+        if "__mypyc_attrs__" in cls.__dict__:
+            return
         build = builder(cls, name)
         if build is None:
             raise TypeError(f"{cls.__name__}: no builder (auditor/fastinit.py)")
         space[name] = build
 
 
-if "__mypyc_attrs__" not in Event.__dict__:
-    _use_builders()
+_use_builders()
