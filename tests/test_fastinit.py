@@ -319,3 +319,40 @@ def test_a_subclass_keeps_its_class() -> None:
     assert (base.a, base.b, sub.a, sub.b) == (1, "x", 2, "y")
     with pytest.raises(dataclasses.FrozenInstanceError):
         sub.a = 3
+
+
+@pytest.mark.parametrize("name", sorted(M.BUILDERS))
+def test_builders_build_what_the_class_builds(name: str) -> None:
+    """``model.new_<event>`` (pure Python: ``fastinit.builder``'s, which does not call the class)
+    gives what the class gives, by position and with the defaults; the result is frozen."""
+    cls, build = M.BUILDERS[name], getattr(M, name)
+    fields = dataclasses.fields(cls)
+    vals = _values(cls, 3)
+    made = build(*vals.values())
+    assert type(made) is cls
+    assert made == cls(*vals.values())
+    assert [getattr(made, f.name) for f in fields] == list(vals.values())
+    required = [v for f, v in zip(fields, vals.values(), strict=True) if f.default is dataclasses.MISSING]
+    assert build(*required) == cls(*required)
+    assert hash(build(*required)) == hash(cls(*required))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, fields[0].name, 0)
+    if not _native(cls):
+        assert build.__code__.co_filename == "<string>"  # the builder, not the function that calls the class
+
+
+def test_builder_signature_is_the_class_init() -> None:
+    """Each ``new_<event>`` function in model.py (what the compiled build runs) takes its class's
+    fields in order with the same defaults, and passes them on in that order."""
+    tree = ast.parse(Path(M.__file__).with_name("model.py").read_text("utf-8"))
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in M.BUILDERS}
+    assert set(funcs) == set(M.BUILDERS)
+    for name, fn in funcs.items():
+        fields = dataclasses.fields(M.BUILDERS[name])
+        assert [a.arg for a in fn.args.args] == [f.name for f in fields], name
+        defaults = [f.default for f in fields if f.default is not dataclasses.MISSING]
+        assert [ast.literal_eval(d) for d in fn.args.defaults] == defaults, name
+        ret = fn.body[-1]
+        assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call)
+        assert ast.unparse(ret.value.func) == M.BUILDERS[name].__name__
+        assert [ast.unparse(a) for a in ret.value.args] == [f.name for f in fields], name

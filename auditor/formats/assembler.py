@@ -397,7 +397,7 @@ class HandAssembler:
             if not bb:  # stakes not in the header (PartyPoker prints the table's buy-in): the big blind posted
                 bb = max((e.amount for e in self.events if isinstance(e, M.Post) and e.kind == "big_blind"), default=0)
             self.street_bet[player] = self.street_bet.get(player, 0) + min(amount, bb or amount)
-        self.events.append(M.Post(self.line, self.col, self.street, self.run, player, kind, amount, all_in))
+        self.events.append(M.new_post(self.line, self.col, self.street, self.run, player, kind, amount, all_in))
 
     def action(self, player: str, verb: str, amount: str | None = None, to: str | None = None, all_in: bool = False,
                cap: bool = False, cards: str | None = None, increment: str | None = None,
@@ -414,12 +414,12 @@ class HandAssembler:
         if by is None:  # (folds and checks first: they need neither the street total nor the export's
             # reading of call and raise amounts, which only changes a verb starting "call" or "raise")
             if verb.startswith("fold"):
-                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "fold"))
+                self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "fold"))
                 if cards:
                     self.add(M.Muck, player=player, cards=V.cards_of(cards))
                 return
             if verb.startswith("check"):
-                self.events.append(M.Action(self.line, self.col, self.street, self.run, player, "check"))
+                self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "check"))
                 return
         prev = self.street_bet.get(player, 0)
         if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
@@ -491,8 +491,8 @@ class HandAssembler:
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
         self.street_bet[player] = to_total
-        self.events.append(M.Action(self.line, self.col, self.street, self.run, player, kind, inc, to_total, printed,
-                                    all_in, cap))  # fmt: skip
+        self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, kind, inc, to_total,
+                                        printed, all_in, cap))  # fmt: skip
 
     def _wager_by(self, player: str, verb: str, inc: int, all_in: bool) -> None:
         prev = self.street_bet.get(player, 0)
@@ -602,7 +602,7 @@ class HandAssembler:
         amount = self.amt(amount_text)
         if player in self.street_bet:
             self.street_bet[player] -= amount
-        self.events.append(M.UncalledReturn(self.line, self.col, self.street, self.run, player, amount))
+        self.events.append(M.new_uncalled(self.line, self.col, self.street, self.run, player, amount))
 
     # -- cards and streets
     def dealt(self, player: str, cards: str | None, new: str | None = None) -> None:
@@ -614,8 +614,8 @@ class HandAssembler:
             if any(isinstance(e, M.Action) or (isinstance(e, M.Post) and e.kind == "bring_in")
                    for e in self.events[start:]):  # fmt: skip
                 self._begin_inferred_street(_NEXT_STREET.get(self.street))
-        self.events.append(M.HoleCards(self.line, self.col, self.street, self.run, player, V.cards_of(cards),
-                                       V.cards_of(new) if new else ()))  # fmt: skip
+        self.events.append(M.new_hole_cards(self.line, self.col, self.street, self.run, player, V.cards_of(cards),
+                                            V.cards_of(new) if new else ()))  # fmt: skip
 
     def redealt(self, player: str, cards: str) -> None:
         """A draw's whole new hand (OnGame "New hand for Hero: [8h, 9h, 6s, Ah, Jh]" after "Hero
@@ -674,7 +674,7 @@ class HandAssembler:
             for e in self.boards:  # (the Board events: no scan of the others)
                 if e.street == street and e.run == run_now and e.cards == board and e.board_before == before:
                     return  # the street's cards printed again (OnGame reprints them after an all-in): no new deal
-            ev = M.Board(self.line, self.col, street, run_now, board, before)
+            ev = M.new_board(self.line, self.col, street, run_now, board, before)
             self.events.append(ev)
             self.boards.append(ev)
 
@@ -759,19 +759,19 @@ class HandAssembler:
         """A show; ``run``: the run it belongs to, where a draw run twice prints each run's hand."""
         shown = self._own_cards(player, V.cards_of(cards))
         if run is None:
-            self.add(M.Show, player=player, cards=shown, description=description)
-            return
-        self.runs = max(self.runs, run)
-        self.events.append(M.Show(line=self.line, col=self.col, street=self.street, run=run, player=player,
-                                  cards=shown, description=description))  # fmt: skip
+            run = self.run
+        else:
+            self.runs = max(self.runs, run)
+        self.events.append(M.new_show(self.line, self.col, self.street, run, player, shown, description))
 
     def muck(self, player: str, cards: str | None = None) -> None:
-        self.add(M.Muck, player=player, cards=self._own_cards(player, V.cards_of(cards)))
+        cards_shown = self._own_cards(player, V.cards_of(cards))
+        self.events.append(M.new_muck(self.line, self.col, self.street, self.run, player, cards_shown))
 
     # -- results
     def collect(self, player: str, amount_text: str, pot: str | None = None) -> None:
-        self.events.append(M.Collect(self.line, self.col, self.street, self.run, player, self.amt(amount_text),
-                                     V.pot_label(pot or "pot")))  # fmt: skip
+        self.events.append(M.new_collect(self.line, self.col, self.street, self.run, player, self.amt(amount_text),
+                                         V.pot_label(pot or "pot")))  # fmt: skip
 
     def seat_result(self, seat: str, player: str, rest: str | None, roles: str | None,
                     won_re: re.Pattern[str]) -> None:  # fmt: skip

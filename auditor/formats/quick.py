@@ -83,7 +83,7 @@ def _action(v: PegVisitor, x: Values) -> None:
 
 def _post(v: PegVisitor, x: Values) -> None:
     player, kind, amount, allin, live = x
-    v.a.post(player, kind, amount, bool(allin), True, live=live is not None)
+    v.a.post(player, kind, amount, bool(allin), True, live is not None)
 
 
 def _dealt(v: PegVisitor, x: Values) -> None:
