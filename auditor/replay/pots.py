@@ -388,17 +388,26 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             pots.append(Pot(f"side-{i}" if i else "main", a, order, lo, hi, who, d, net))
     pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
     pt.boards = boards_by_run(by.get(M.Board, []))
-    seen = _Seen(shown_cards(t), keys)
-    if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
-        # The site does not say which pot the rake came from: a winner of a pot is owed at least
-        # the pot less all the rake, and at most the whole pot.
-        pt.allocation_known = False
-        take = rake + pt.fees
-        gross = [replace(p, net=p.amount) for p in pt.pots]
-        least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
-        pt.paid_high = _award(t, pt, profile, gross, record=False, seen=seen)
-        pt.paid_low = _award(t, pt, profile, least, record=False, seen=seen)
-    pt.expected_paid = _award(t, pt, profile, pt.pots, record=True, seen=seen)
+    seen: _Seen | None = None
+    if len(pots) == 1 and len(pots[0].eligible) == 1 and profile.disconnect_win_limit == "none":
+        # (most hands) one pot that one player can win: :func:`_award`'s answer, without its lookups
+        pt.hole = shown_cards(t)[0]
+        pot = pots[0]
+        pt.contenders[pot.label] = pot.eligible
+        pt.awards.append(_uncontested(pot))
+        pt.expected_paid = {pot.eligible[0]: pot.net}
+    else:
+        seen = _Seen(shown_cards(t), keys)
+        if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
+            # The site does not say which pot the rake came from: a winner of a pot is owed at least
+            # the pot less all the rake, and at most the whole pot.
+            pt.allocation_known = False
+            take = rake + pt.fees
+            gross = [replace(p, net=p.amount) for p in pt.pots]
+            least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
+            pt.paid_high = _award(t, pt, profile, gross, record=False, seen=seen)
+            pt.paid_low = _award(t, pt, profile, least, record=False, seen=seen)
+        pt.expected_paid = _award(t, pt, profile, pt.pots, record=True, seen=seen)
     take = rake + pt.fees
     if (
         take > 0
@@ -575,11 +584,9 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     allowance = _disconnect_allowance(t, pt, profile) if profile.disconnect_win_limit != "none" else {}
     for pot in pots:
         if len(pot.eligible) == 1:
-            # uncontested (most pots): the one player eligible wins it whole, shown or not
-            only = pot.eligible[0]
             if record:
                 pt.contenders[pot.label] = pot.eligible
-            won = [Award(pot.label, 1, "all", pot.net, pot.eligible, ((only, pot.net),), "uncontested")]
+            won = [_uncontested(pot)]
             for award in _limit_disconnected(t, pt, profile, pot, 1, won, shown, allowance) if allowance else won:
                 if record:
                     pt.awards.append(award)
@@ -655,6 +662,12 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                 for w, a in award.shares:
                     paid[w] = paid.get(w, 0) + a
     return paid
+
+
+def _uncontested(pot: Pot) -> Award:
+    """The award of a pot that one player can win: all of it, to that player, shown or not."""
+    only = pot.eligible[0]
+    return Award(pot.label, 1, "all", pot.net, pot.eligible, ((only, pot.net),), "uncontested")
 
 
 def _odd_chip_first(profile: Profile, clockwise: list[str]) -> list[str]:
