@@ -772,7 +772,10 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
     if not highs:
         return []
     best = max(highs.values())
-    hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best], seen.keys))
+    hi_w = [n for n, v in highs.items() if v == best]
+    if game not in HILO_GAMES and len(hi_w) == 1:  # (most showdowns) one best hand: all of it, no order asked
+        return [Award(pot.label, run, "all", amount, (hi_w[0],), ((hi_w[0], amount),), "best hand")]
+    hi_w = _odd_chip_first(profile, _clockwise(t, hi_w, seen.keys))
     lows: dict[str, Any] = {}
     if game in HILO_GAMES:
         lows = _keys(contenders, shown, board, seen.low, lambda c: low_key(game, c, board))
