@@ -369,7 +369,8 @@ def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if h.cancelled or not pt.decided or h.game not in _PAID_GAMES:
         return out
-    if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not t.by_type.get(M.CashOut):
+    cashing = t.by_type.get(M.CashOut)
+    if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not cashing:
         # (most hands) every player collected what the rules pay, and no uncalled part is added
         # to a collect below: each expected return was printed
         for n in pt.expected_returns:
