@@ -1,4 +1,4 @@
-"""The rule stage alone: what :func:`auditor.audit.audit_hand` costs a hand after the replay and pots.
+"""The pots and the rule stage: what :func:`auditor.audit.audit_hand` costs a hand after the replay.
 
 Run from the repository root::
 
@@ -6,12 +6,19 @@ Run from the repository root::
         [--previous DIR] [--profile [TOP]] [--json OUT]
 
 Every hand of the chosen corpus folders is parsed, replayed and its pots rebuilt once, untimed.
-Then, in one process, on those hands held in memory, the timed loop runs every ``hand`` and
-``pots`` rule on each hand, sorts the findings and folds cascades: exactly what ``audit_hand``
-does between ``build_pots`` and its return (:func:`auditor.audit.judge` where the checkout has
-it; an older checkout's loop over ``checks("hand")`` and ``checks("pots")`` otherwise).  The
-per-hand caches that rules share (``Trace.cache``, ``PotTrace.cache``) are emptied before each
-hand, so every run pays for them as an audit does.  The figure is microseconds a hand (best of
+Then, in one process, on those hands held in memory, the timed loops run:
+
+* **pots** - :func:`auditor.replay.pots.build` on every trace;
+* **rules** - every ``hand`` and ``pots`` rule on each hand, the findings sorted and cascades
+  folded: exactly what ``audit_hand`` does between ``build_pots`` and its return
+  (:func:`auditor.audit.judge` where the checkout has it; an older checkout's loop over
+  ``checks("hand")`` and ``checks("pots")`` otherwise), on pots built beforehand;
+* **pots + rules** - the two, hand after hand, as ``audit_hand`` runs them (a stage timed alone
+  over thousands of hands runs faster than the same code between other work: read this column
+  for what a change saves an audit).
+
+The per-hand caches that rules share (``Trace.cache``, ``PotTrace.cache``) are emptied before each
+hand, so every run pays for them as an audit does.  The figures are microseconds a hand (best of
 ``--repeat``, garbage collector off), and the findings counted, which must be the same in every
 checkout compared.
 
@@ -22,15 +29,19 @@ the same chunks), and the same with the duplicate-id store on disk from the firs
 disk": as in a run of more than 10,000 hands, where each lookup is a query of its database), in
 microseconds a chunk.
 
-``--previous DIR`` times another checkout (``git worktree add /tmp/h3-start <commit>``) in a
-subprocess on the same hands in the same run; ``--profile`` prints cProfile's top functions of
-the rule stage.
+``--previous DIR`` times another checkout (``git worktree add /tmp/start <commit>``) in lockstep
+with this one: two child processes (this script's code, each side's package: ``PYTHONPATH=DIR``
+for the other) load the hands once, then ``--repeat`` times each side in turn times one pass of
+every stage while the other waits (the order alternating), and each side's best pass of each stage
+is kept: a change of the shared machine's load falls on both sides.  ``--profile`` prints
+cProfile's top functions of the rule stage.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import os
@@ -123,24 +134,135 @@ def run(rows: Sequence[tuple[Any, Any]], judge: Callable[[Any, Any], list[Any]])
     return n
 
 
-def measure(sites: str, repeat: int, cpu: bool) -> dict[str, Any]:
-    data = prepared(sites)
+STAGES = ("pots", "rules", "pots + rules", "process", "parse", "on disk")
+
+
+def loaded(sites: str) -> dict[str, dict[str, Any]]:
+    """Per corpus folder: the hands' (trace, pots), their chunks, and the findings the rules find."""
     judge = stage()
-    clock = time.process_time if cpu else time.perf_counter
-    res: dict[str, Any] = {}
-    for site, rows in data.items():
-        found = run(rows, judge)
-        tm = common.best_of(lambda rows=rows: run(rows, judge), repeat, warmup=1, clock=clock)
-        res[site] = {"hands": len(rows), "findings": found, "best_s": tm.best, "us_per_hand": 1e6 * tm.best / len(rows)}
+    out: dict[str, dict[str, Any]] = {}
+    for site, rows in prepared(sites).items():
         chunks = common.load_chunks(common.default_corpus(site), site)[1].chunks
-        full = common.best_of(lambda cs=chunks: process_all(cs), repeat, warmup=1, clock=clock)
-        parse = common.best_of(lambda cs=chunks: parse_all(cs), repeat, warmup=1, clock=clock)
-        disk = common.best_of(lambda cs=chunks: process_all(cs, disk=True), repeat, warmup=1, clock=clock)
-        res[site]["chunks"] = len(chunks)
-        res[site]["process_us"] = 1e6 * full.best / len(chunks)
-        res[site]["disk_us"] = 1e6 * disk.best / len(chunks)
-        res[site]["after_parse_us"] = 1e6 * (full.best - parse.best) / len(chunks)
+        out[site] = {"rows": rows, "chunks": chunks, "findings": run(rows, judge)}
+    return out
+
+
+def one_pass(data: dict[str, dict[str, Any]], clock: Callable[[], float]) -> dict[str, dict[str, float]]:
+    """One timed pass of every stage on every site's hands: seconds, garbage collector off."""
+    from auditor.replay.pots import build
+
+    judge = stage()
+
+    def pots(rows: Sequence[tuple[Any, Any]]) -> None:
+        for t, _pt in rows:
+            build(t, t.profile)
+
+    def both(rows: Sequence[tuple[Any, Any]]) -> None:
+        for t, _pt in rows:
+            t.cache.clear()
+            judge(t, build(t, t.profile))
+
+    out: dict[str, dict[str, float]] = {}
+    for site, d in data.items():
+        rows, chunks = d["rows"], d["chunks"]
+        calls: dict[str, Callable[[], Any]] = {
+            "pots": lambda rows=rows: pots(rows),
+            "rules": lambda rows=rows: run(rows, judge),
+            "pots + rules": lambda rows=rows: both(rows),
+            "process": lambda cs=chunks: process_all(cs),
+            "parse": lambda cs=chunks: parse_all(cs),
+            "on disk": lambda cs=chunks: process_all(cs, disk=True),
+        }
+        out[site] = {}
+        for name in STAGES:
+            gc.collect()
+            gc.disable()
+            try:
+                t0 = clock()
+                calls[name]()
+                out[site][name] = clock() - t0
+            finally:
+                gc.enable()
+    return out
+
+
+def figures(data: dict[str, dict[str, Any]], best: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """µs a hand (a chunk for the pipeline's columns) of each site's best passes."""
+    res: dict[str, Any] = {}
+    for site, d in data.items():
+        n, c, b = len(d["rows"]), len(d["chunks"]), best[site]
+        res[site] = {"hands": n, "findings": d["findings"], "chunks": c,
+                     "pots_us": 1e6 * b["pots"] / n, "us_per_hand": 1e6 * b["rules"] / n,
+                     "both_us": 1e6 * b["pots + rules"] / n, "process_us": 1e6 * b["process"] / c,
+                     "after_parse_us": 1e6 * (b["process"] - b["parse"]) / c,
+                     "disk_us": 1e6 * b["on disk"] / c}  # fmt: skip
     return res
+
+
+def _keep_best(best: dict[str, dict[str, float]], got: dict[str, dict[str, float]]) -> None:
+    for site, stages in got.items():
+        for name, v in stages.items():
+            best.setdefault(site, {})[name] = min(best.get(site, {}).get(name, float("inf")), v)
+
+
+def measure(sites: str, repeat: int, cpu: bool) -> dict[str, Any]:
+    """This checkout alone, in this process: one untimed pass, then the best of ``repeat``."""
+    data = loaded(sites)
+    clock = time.process_time if cpu else time.perf_counter
+    one_pass(data, clock)
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(max(1, repeat)):
+        _keep_best(best, one_pass(data, clock))
+    return figures(data, best)
+
+
+def child(sites: str, cpu: bool) -> None:
+    """One side of ``--previous``: load the hands, say ``ready``, then one timed pass per line read."""
+    data = loaded(sites)
+    clock = time.process_time if cpu else time.perf_counter
+    one_pass(data, clock)  # (warm-up)
+    counts = {site: {"hands": len(d["rows"]), "chunks": len(d["chunks"]), "findings": d["findings"]}
+              for site, d in data.items()}  # fmt: skip
+    import auditor
+
+    print(json.dumps({"ready": str(Path(auditor.__file__).parent), "counts": counts}), flush=True)
+    for _ in sys.stdin:
+        print(json.dumps(one_pass(data, clock)), flush=True)
+
+
+def lockstep(sites: str, repeat: int, cpu: bool, previous: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """This checkout and the one in ``previous`` timed in turn, pass by pass: (this, previous)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    sides = {"previous": {**env, "PYTHONPATH": str(Path(previous).resolve())}, "this": env}
+    procs: dict[str, subprocess.Popen[str]] = {}
+    counts: dict[str, Any] = {}
+    for name, side_env in sides.items():
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--sites", sites] + (["--cpu"] if cpu else [])
+        procs[name] = p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                           env=side_env, cwd="/")  # fmt: skip
+        assert p.stdout is not None
+        ready = json.loads(p.stdout.readline())
+        counts[name] = ready["counts"]
+        print(f"{name}: {ready['ready']}", flush=True)
+    best: dict[str, dict[str, dict[str, float]]] = {name: {} for name in sides}
+    for r in range(max(1, repeat)):
+        for name in list(procs) if r % 2 == 0 else list(procs)[::-1]:
+            p = procs[name]
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write("go\n")
+            p.stdin.flush()
+            _keep_best(best[name], json.loads(p.stdout.readline()))
+    for p in procs.values():
+        assert p.stdin is not None
+        p.stdin.close()
+        p.wait()
+
+    def as_figures(name: str) -> dict[str, Any]:
+        fake = {site: {"rows": range(c["hands"]), "chunks": range(c["chunks"]), "findings": c["findings"]}
+                for site, c in counts[name].items()}  # fmt: skip
+        return figures(fake, best[name])
+
+    return as_figures("this"), as_figures("previous")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -151,10 +273,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--previous", metavar="DIR", help="a checkout of an earlier hhaudit to time in the same run")
     ap.add_argument("--profile", nargs="?", const=30, type=int, metavar="TOP")
     ap.add_argument("--json", metavar="OUT")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.worker:
-        print(json.dumps(measure(args.sites, args.repeat, args.cpu)))
+    if args.child:
+        child(args.sites, args.cpu)
         return 0
     if args.profile:
         data = prepared(args.sites)
@@ -171,25 +293,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     prev = None
     if args.previous:
-        path = os.pathsep.join([str(Path(args.previous).resolve()), os.environ.get("PYTHONPATH", "")])
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--sites", args.sites,
-               "--repeat", str(args.repeat)] + (["--cpu"] if args.cpu else [])  # fmt: skip
-        out = subprocess.run(cmd, env={**os.environ, "PYTHONPATH": path}, check=True, capture_output=True, text=True,
-                             cwd=args.previous)  # fmt: skip
-        prev = json.loads(out.stdout.strip().splitlines()[-1])
-    now = measure(args.sites, args.repeat, args.cpu)
+        now, prev = lockstep(args.sites, args.repeat, args.cpu, args.previous)
+    else:
+        now = measure(args.sites, args.repeat, args.cpu)
     clock_name = "CPU time" if args.cpu else "wall time"
-    print(f"bench_rules: best of {args.repeat}, {clock_name}; {common.environment()}")
-    head = ["site", "hands", "findings", "rules us/hand", "after parse us/hand", "process us/hand", "on disk"]
+    how = f"best of {args.repeat}" + (" interleaved passes" if prev is not None else "")
+    print(f"bench_rules: {how}, {clock_name}; {common.environment()}")
+    keys = ("pots_us", "us_per_hand", "both_us", "after_parse_us", "process_us", "disk_us")
+    head = ["site", "hands", "findings", "pots us/hand", "rules us/hand", "pots + rules", "after parse us/hand",
+            "process us/hand", "on disk"]  # fmt: skip
     if prev is not None:
-        head += ["prev rules", "x", "prev after parse", "x", "prev process", "x", "prev on disk", "x", "same findings"]
+        head += ["prev pots", "x", "prev rules", "x", "prev pots + rules", "x", "prev after parse", "x",
+                 "prev process", "x", "prev on disk", "x", "same findings"]  # fmt: skip
     table = []
     for site, r in now.items():
-        line: list[Any] = [site, r["hands"], r["findings"], f"{r['us_per_hand']:.1f}", f"{r['after_parse_us']:.1f}",
-                           f"{r['process_us']:.1f}", f"{r['disk_us']:.1f}"]  # fmt: skip
+        line: list[Any] = [site, r["hands"], r["findings"], *(f"{r[k]:.1f}" for k in keys)]
         if prev is not None:
             p = prev[site]
-            for k in ("us_per_hand", "after_parse_us", "process_us", "disk_us"):
+            for k in keys:
                 line += [f"{p[k]:.1f}", f"{p[k] / r[k]:.2f}x"]
             line.append("yes" if p["findings"] == r["findings"] else "NO")
         table.append(line)

@@ -15,9 +15,9 @@ Steps:
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from auditor import model as M
@@ -227,14 +227,23 @@ def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
     """The final board of every run (a later run shares the cards dealt before it started)."""
     boards: dict[int, tuple[str, ...]] = {}
     for e in events:
-        if e.board_before:
-            board = tuple(e.board_before) + tuple(c for c in e.cards if c not in e.board_before)
-        elif e.street in ("flop", "preflop"):
-            board = tuple(e.cards)  # a flop (Courchevel re-prints the card shown pre-flop)
+        before, cards = e.board_before, e.cards
+        if before:
+            for c in cards:  # (a card printed again: the common turn and river print none)
+                if c in before:
+                    board = tuple(before) + tuple([c for c in cards if c not in before])
+                    break
+            else:
+                board = tuple(before) + tuple(cards)
+        elif e.street in _FIRST_STREETS:
+            board = tuple(cards)  # a flop (Courchevel re-prints the card shown pre-flop)
         else:
-            board = boards.get(e.run, boards.get(1, ())) + tuple(e.cards)
+            board = boards.get(e.run, boards.get(1, ())) + tuple(cards)
         boards[e.run] = board
     return boards
+
+
+_FIRST_STREETS = ("flop", "preflop")
 
 
 def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
@@ -242,17 +251,21 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     shown: dict[str, tuple[str, ...]] = {}
     by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
     shows = by.get(M.Show, _NONE)
-    showed = {e.player for e in shows}
     mucks = by.get(M.Muck, _NONE)
-    mucked = {e.player for e in mucks}
+    showed: set[str] = set()
+    mucked: set[str] = set()
     for e in shows:
+        showed.add(e.player)
         if known(e.cards):
             shown[e.player] = e.cards
+    for m in mucks:
+        mucked.add(m.player)
     for r in by.get(M.SeatResult, _NONE):
         if r.cards and " showed [" in r.text and known(r.cards):
             if r.player not in shown:
                 shown[r.player] = r.cards
-        elif "mucked" in r.text:
+            continue
+        if "mucked" in r.text:
             mucked.add(r.player)
     if mucks and any(p.all_in and not p.folded for p in t.players.values()):
         # with a player all-in, every hand at the showdown is tabled (TDA 2026 Rule 18, 2024: 16):
@@ -312,9 +325,13 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if merged is None:
         merged = _layers(t.players, level, dead_total, facts.pot_boundaries)
 
-    claims = by.get(M.PotClaim, _NONE)
-    # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
-    claim = next((c for c in claims if c.street == "summary"), claims[0]) if claims else None
+    claims = by.get(M.PotClaim)
+    claim: M.PotClaim | None = None
+    if claims:
+        claim = claims[0]
+        if len(claims) > 1:
+            # several "Total pot" lines (Chico prints some during the hand): the summary's is the hand's claim
+            claim = next((c for c in claims if c.street == "summary"), claim)
     rake = claim.rake or 0 if claim else 0
     if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
         rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
@@ -330,7 +347,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         back = sum(expected_returns.values()) if not t.facts.prints_uncalled and t.facts.uncalled_in_collect else 0
         won = sum(c.amount for c in t.of(M.Collect)) - back
         rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
-    fees = sum(a for _, a in claim.fees) if claim else 0
+    fees = sum(a for _, a in claim.fees) if claim is not None and claim.fees else 0
     total_expected = sum(level.values()) + dead_sum + unattributed
     if t.facts.drop_in_total:
         total_expected += house
@@ -338,38 +355,59 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     # them and they are possible, otherwise rake and fees taken from the main pot first
     printed = bool(claim and claim.pots and len(claim.pots) == len(merged)
                    and all(0 <= n <= lay[0] for (_, n), lay in zip(claim.pots, merged, strict=True)))  # fmt: skip
-    if printed:
-        nets = [n for _, n in claim.pots] if claim else []
-    else:
-        nets = []
-        take = rake + fees
-        for lay in merged:
-            cut = take if take < lay[0] else lay[0]
-            take -= cut
-            nets.append(lay[0] - cut)
     # each pot's players in the order odd chips go: the seats' order, needed once two can win a pot
     keys: dict[str, int] | None = None
-    for lay in merged:
-        if len(lay[1]) > 1:
+    if len(merged) == 1:  # (most hands: one pot, built without the lists of the general case)
+        a, e, lo, hi, who, d = merged[0]
+        if printed and claim is not None:
+            net = claim.pots[0][1]
+        else:
+            cut = rake + fees
+            net = a - cut if cut < a else 0
+        if len(e) > 1:
             keys = _seat_keys(t)
-            break
-    pots = []
-    for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True)):
-        order = tuple(_clockwise(t, e, keys) if len(e) > 1 else e)
-        pots.append(Pot("main" if i == 0 else f"side-{i}", a, order, lo, hi, who, d, net))
+            e = _clockwise(t, e, keys)
+        pots = [Pot("main", a, tuple(e), lo, hi, who, d, net)]
+    else:
+        if printed:
+            nets = [n for _, n in claim.pots] if claim else []
+        else:
+            nets = []
+            take = rake + fees
+            for lay in merged:
+                cut = take if take < lay[0] else lay[0]
+                take -= cut
+                nets.append(lay[0] - cut)
+        for lay in merged:
+            if len(lay[1]) > 1:
+                keys = _seat_keys(t)
+                break
+        pots = []
+        for i, ((a, e, lo, hi, who, d), net) in enumerate(zip(merged, nets, strict=True)):
+            order = tuple(_clockwise(t, e, keys) if len(e) > 1 else e)
+            pots.append(Pot(f"side-{i}" if i else "main", a, order, lo, hi, who, d, net))
     pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
     pt.boards = boards_by_run(by.get(M.Board, []))
-    seen = _Seen(shown_cards(t), keys)
-    if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
-        # The site does not say which pot the rake came from: a winner of a pot is owed at least
-        # the pot less all the rake, and at most the whole pot.
-        pt.allocation_known = False
-        take = rake + pt.fees
-        gross = [replace(p, net=p.amount) for p in pt.pots]
-        least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
-        pt.paid_high = _award(t, pt, profile, gross, record=False, seen=seen)
-        pt.paid_low = _award(t, pt, profile, least, record=False, seen=seen)
-    pt.expected_paid = _award(t, pt, profile, pt.pots, record=True, seen=seen)
+    seen: _Seen | None = None
+    if len(pots) == 1 and len(pots[0].eligible) == 1 and profile.disconnect_win_limit == "none":
+        # (most hands) one pot that one player can win: :func:`_award`'s answer, without its lookups
+        pt.hole = shown_cards(t)[0]
+        pot = pots[0]
+        pt.contenders[pot.label] = pot.eligible
+        pt.awards.append(_uncontested(pot))
+        pt.expected_paid = {pot.eligible[0]: pot.net}
+    else:
+        seen = _Seen(shown_cards(t), keys)
+        if len(pots) > 1 and rake + pt.fees > 0 and not printed and t.facts.rake_allocation == "unknown":
+            # The site does not say which pot the rake came from: a winner of a pot is owed at least
+            # the pot less all the rake, and at most the whole pot.
+            pt.allocation_known = False
+            take = rake + pt.fees
+            gross = [replace(p, net=p.amount) for p in pt.pots]
+            least = [replace(p, net=max(0, p.amount - take)) for p in pt.pots]
+            pt.paid_high = _award(t, pt, profile, gross, record=False, seen=seen)
+            pt.paid_low = _award(t, pt, profile, least, record=False, seen=seen)
+        pt.expected_paid = _award(t, pt, profile, pt.pots, record=True, seen=seen)
     take = rake + pt.fees
     if (
         take > 0
@@ -393,12 +431,15 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             # who paid the antes moves the pot layers and the uncalled part: not judged
             pt.decided, pt.antes_decide_total = False, not expected_returns
             pt.notes.append("the antes are unattributed: who should have won each pot is not judged")
-    for c in by.get(M.Collect, _NONE):
-        pt.collected[c.player] = pt.collected.get(c.player, 0) + c.amount
-    if t.facts.collects_only_at_showdown and not t.of(M.Collect):
-        for r in t.of(M.SeatResult):  # no collect line at all: the summary's "won $X" is the award
+    collected = pt.collected
+    collects = by.get(M.Collect)
+    if collects:
+        for c in collects:
+            collected[c.player] = collected.get(c.player, 0) + c.amount
+    elif facts.collects_only_at_showdown:
+        for r in by.get(M.SeatResult, _NONE):  # no collect line at all: the summary's "won $X" is the award
             if r.won:
-                pt.collected[r.player] = pt.collected.get(r.player, 0) + sum(r.won)
+                collected[r.player] = collected.get(r.player, 0) + sum(r.won)
     return pt
 
 
@@ -535,24 +576,29 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
     h = t.hand
     if seen is None:
         seen = _Seen(shown_cards(t), _seat_keys(t))
-    shown, mucked = seen.shown, seen.mucked
-    keys = seen.keys
-
-    def clockwise(names: list[str]) -> list[str]:
-        return _clockwise(t, names, keys)
-
+    shown = seen.shown
     if record:
         pt.hole = shown
-    paid: dict[str, int] = defaultdict(int)
+    paid: dict[str, int] = {}
     runs = max(pt.boards, default=1) if h.runs > 1 else 1
-    allowance = _disconnect_allowance(t, pt, profile)
+    allowance = _disconnect_allowance(t, pt, profile) if profile.disconnect_win_limit != "none" else {}
     for pot in pots:
+        if len(pot.eligible) == 1:
+            if record:
+                pt.contenders[pot.label] = pot.eligible
+            won = [_uncontested(pot)]
+            for award in _limit_disconnected(t, pt, profile, pot, 1, won, shown, allowance) if allowance else won:
+                if record:
+                    pt.awards.append(award)
+                for w, a in award.shares:
+                    paid[w] = paid.get(w, 0) + a
+            continue
         eligible = list(pot.eligible)
         contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
         if (
             h.game in ("stud", "stud_hilo", "razz", "draw")
             and len(eligible) > 1
-            and any(n not in shown and n not in mucked for n in eligible)
+            and any(n not in shown and n not in seen.mucked for n in eligible)
         ):
             # a player still in neither showed nor mucked (OnGame draw summaries print one hand):
             # whether they won cannot be known
@@ -576,25 +622,26 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:
-                    paid[w] += a
+                    paid[w] = paid.get(w, 0) + a
             continue
         if h.game in ("stud", "stud_hilo", "razz", "draw"):
             from auditor.replay.showdown import award_pot  # games without a board
 
             if h.runs > 1 and h.game == "draw":
-                won = _draw_runs(t, pot, contenders, profile)
+                got = _draw_runs(t, pot, contenders, profile)
             else:
-                won = award_pot(t, pot, pot.net, contenders, shown, profile, clockwise, seen.studdraw)
-            if won is None:
+                clockwise = partial(_clockwise, t, keys=seen.keys)
+                got = award_pot(t, pot, pot.net, contenders, shown, profile, clockwise, seen.studdraw)
+            if got is None:
                 if record:
                     pt.decided = False
                     pt.notes.append(f"{pot.label}: a {h.game_text} hand shown could not be evaluated")
                 continue
-            for award in won:
+            for award in got:
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:
-                    paid[w] += a
+                    paid[w] = paid.get(w, 0) + a
             continue
         if h.game not in EVALUATED_GAMES:
             if record:
@@ -609,12 +656,18 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                     pt.notes.append(f"{pot.label}: board of run {r} is incomplete")
                 continue
             won = _award_share(t, pot, r, share, contenders, board, profile, shown, seen)
-            for award in _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance):
+            for award in _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance) if allowance else won:
                 if record:
                     pt.awards.append(award)
                 for w, a in award.shares:
-                    paid[w] += a
-    return dict(paid)
+                    paid[w] = paid.get(w, 0) + a
+    return paid
+
+
+def _uncontested(pot: Pot) -> Award:
+    """The award of a pot that one player can win: all of it, to that player, shown or not."""
+    only = pot.eligible[0]
+    return Award(pot.label, 1, "all", pot.net, pot.eligible, ((only, pot.net),), "uncontested")
 
 
 def _odd_chip_first(profile: Profile, clockwise: list[str]) -> list[str]:
@@ -719,7 +772,10 @@ def _award_share(t: Trace, pot: Pot, run: int, amount: int, contenders: list[str
     if not highs:
         return []
     best = max(highs.values())
-    hi_w = _odd_chip_first(profile, _clockwise(t, [n for n, v in highs.items() if v == best], seen.keys))
+    hi_w = [n for n, v in highs.items() if v == best]
+    if game not in HILO_GAMES and len(hi_w) == 1:  # (most showdowns) one best hand: all of it, no order asked
+        return [Award(pot.label, run, "all", amount, (hi_w[0],), ((hi_w[0], amount),), "best hand")]
+    hi_w = _odd_chip_first(profile, _clockwise(t, hi_w, seen.keys))
     lows: dict[str, Any] = {}
     if game in HILO_GAMES:
         lows = _keys(contenders, shown, board, seen.low, lambda c: low_key(game, c, board))

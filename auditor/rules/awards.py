@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import cast
 
 from auditor import model as M
 from auditor.findings import Finding, HandKind, Severity, rule
@@ -368,7 +369,8 @@ def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if h.cancelled or not pt.decided or h.game not in _PAID_GAMES:
         return out
-    if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not t.of(M.CashOut):
+    cashing = t.by_type.get(M.CashOut)
+    if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not cashing:
         # (most hands) every player collected what the rules pay, and no uncalled part is added
         # to a collect below: each expected return was printed
         for n in pt.expected_returns:
@@ -556,7 +558,7 @@ def a010(t: Trace, pt: PotTrace) -> Sequence[Finding]:
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
         returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
-    cashed = _cashed_out(t) if t.of(M.CashOut) else None
+    cashed = _cashed_out(t) if t.by_type.get(M.CashOut) else None
     settled = sum(v for n, v in pt.expected_paid.items() if n in cashed and not pt.collected.get(n)) if cashed else 0
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if pt.rake < 0 and out == put_in:
@@ -618,8 +620,26 @@ _WORDS = (
 _LOW_PART = re.compile(r"\blo\s*:")
 
 
+#: what :func:`printed_category` answered, by description (a site prints a few thousand different
+#: ones: "a pair of Kings", "two pair, Aces and Fours" ...); emptied when it reaches the bound
+_CATEGORY_OF: dict[str, str | None] = {}
+_CATEGORY_BOUND = 8192
+
+
 def printed_category(text: str) -> str | None:
     """The category a printed hand description names (of its high hand, before any "lo:")."""
+    try:
+        return _CATEGORY_OF[text]
+    except KeyError:
+        pass
+    if len(_CATEGORY_OF) >= _CATEGORY_BOUND:
+        _CATEGORY_OF.clear()
+    got = _CATEGORY_OF[text] = _category_named(text)
+    return got
+
+
+def _category_named(text: str) -> str | None:
+    """:func:`printed_category`, not remembered."""
     t = text.lower()
     if "lo" in t:  # (the low's part can only start where "lo" is printed)
         t = _LOW_PART.split(t, maxsplit=1)[0]
@@ -653,15 +673,19 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     hilo = game in HILO_GAMES
     board: list[str] = []
     described: set[str] = set()
-    for e in h.events:  # (the boards and the shows, in record order; the model's event classes are final)
-        if type(e) is M.Board:
-            if e.run == 1:
-                board = list(e.board_before) + [c for c in e.cards if c not in e.board_before] if e.board_before \
-                    else (list(e.cards) if e.street in ("flop", "preflop") else board + list(e.cards))  # fmt: skip
+    board_t, show_t = M.Board, M.Show
+    for ev in h.events:  # (the boards and the shows, in record order; the model's event classes are final)
+        ty = type(ev)
+        if ty is board_t:
+            b = cast(M.Board, ev)
+            if b.run == 1:
+                board = list(b.board_before) + [c for c in b.cards if c not in b.board_before] if b.board_before \
+                    else (list(b.cards) if b.street in ("flop", "preflop") else board + list(b.cards))  # fmt: skip
             continue
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
-        if type(e) is not M.Show or len(board) < 3:
+        if ty is not show_t or len(board) < 3:
             continue
+        e = cast(M.Show, ev)
         if not e.cards or not e.description or not known(e.cards):
             continue
         if hilo and e.player in described:

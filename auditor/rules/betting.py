@@ -65,7 +65,7 @@ def walk(t: Trace) -> list[Finding]:
             elif add and marked:  # S003
                 after = s.stack_after
                 if after > 0:
-                    if not s.all_in_after and (e.all_in or (type(e) is M.Action and e.cap_reached)):
+                    if (e.all_in or (type(e) is M.Action and e.cap_reached)) and not s.all_in_after:
                         out.append(flag(t, "S003", e.line, e.col,
                                         f"{e.player} is printed all-in but still had {money(h, after)}",
                                         expected=False, actual=True))  # fmt: skip
@@ -128,10 +128,11 @@ def walk(t: Trace) -> list[Finding]:
                                 actual=kind))  # fmt: skip
             elif seated and s.add <= s.stack:  # B007 (calling more than the stack is S001)
                 stack = s.stack if s.cap_left is None else min(s.stack, s.cap_left)
-                due = s.street_bet + min(to_call, stack)
-                # calling only what the all-in opponents can match is a complete call too
-                capped = s.street_bet + min(max(0, s.call_to - s.street_bet), stack)
-                if e.to != due and e.to != capped:
+                street_bet = s.street_bet
+                due = street_bet + (to_call if to_call < stack else stack)
+                # calling only what the all-in opponents can match is a complete call too (asked only
+                # of a call that is not the plain one)
+                if e.to != due and e.to != street_bet + min(max(0, s.call_to - street_bet), stack):
                     out.append(flag(t, "B007", e.line, e.col,
                         f"{e.player} called to {money(h, e.to)}; a call was to {money(h, due)} "
                         f"(current bet {money(h, s.current_bet)}, {money(h, s.stack)} behind)",

@@ -18,6 +18,9 @@ from auditor.seenstore import First, SeenStore
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 #: The events that name a player's cards (H002, H004).
 _HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
+_HOLDING_TYPES: tuple[type[M.HoleCards] | type[M.Show] | type[M.Muck] | type[M.SeatResult], ...] = (
+    M.HoleCards, M.Show, M.Muck, M.SeatResult)  # fmt: skip
+_NONE: tuple[Any, ...] = ()  # (a hand's events of a type it has none of)
 
 
 def _deals_hole_cards(k: HandKind) -> bool:
@@ -131,9 +134,56 @@ class DuplicateIds:
 
 
 def dealt(t: Trace) -> list[Finding]:
-    """H002 and H004 in one pass over the hand's events, in record order: the cards each event
-    deals, shows or mucks (its owner's), and the boards'.  The registered checks are views of it
-    (:func:`_dealt_view`); the audit step calls it once per hand as their group."""
+    """H002 and H004 together: the cards each event deals, shows or mucks (its owner's), and the
+    boards'.  The registered checks are views of it (:func:`_dealt_view`); the audit step calls it
+    once per hand as their group.
+
+    First a pass over the replay's index of the card events by type (``Trace.by_type``: about a
+    third of a hand's events), which can only tell that nothing is found: no card with two owners
+    or twice on the boards, and no hand of more hole cards than the game deals, whatever the order
+    of the events.  Otherwise (a finding, or a card unknown on two owners) the findings are those
+    of :func:`dealt_in_order` (``tests/test_rule_fastpaths.py`` compares the two on every hand)."""
+    h = t.hand
+    deck = h.game not in _NO_DECK_CHECK  # (H002)
+    want = HOLE_CARDS.get(h.game)  # (H004)
+    if not deck and want is None:
+        return []
+    by = t.by_type
+    owner: dict[str, str] = {}
+    if deck:
+        boards: dict[int, set[str]] = {}
+        for b in by.get(M.Board, _NONE):  # (in record order among themselves: the re-print test reads it)
+            seen = boards.get(b.run)
+            if seen is None:
+                seen = boards[b.run] = set()
+            cards = b.cards if b.board_before or seen.isdisjoint(b.cards) else [c for c in b.cards if c not in seen]
+            seen.update(b.cards)
+            for c in cards:
+                if c in owner:
+                    return dealt_in_order(t)
+                owner[c] = "the board"
+    for ty in _HOLDING_TYPES:
+        for e in by.get(ty, _NONE):
+            cards = e.cards
+            if ty is M.HoleCards and e.new_cards:
+                cards = cards + e.new_cards
+            if not cards:
+                continue
+            if want is not None and len(cards) > want:
+                return dealt_in_order(t)
+            if deck:
+                who = e.player
+                for c in cards:
+                    prev = owner.get(c)
+                    if prev is None:
+                        owner[c] = who
+                    elif prev != who or who == "the board":
+                        return dealt_in_order(t)
+    return []
+
+
+def dealt_in_order(t: Trace) -> list[Finding]:
+    """H002 and H004 in one pass over the hand's events, in record order (:func:`dealt`'s findings)."""
     h = t.hand
     deck = h.game not in _NO_DECK_CHECK  # (H002)
     want = HOLE_CARDS.get(h.game)  # (H004)
