@@ -17,6 +17,13 @@ timed alone on hands prepared untimed up to that point:
 CPU time (``time.process_time``), best of ``--repeat``, garbage collector off while timing; with
 ``--previous DIR`` the same in a process with ``PYTHONPATH=DIR``, the two alternating ``--rounds``
 times (best of each kept), as ``bench_parse.py --sites`` does.
+
+``--interleave DIR`` times both in one process instead, part by part, alternating ``--rounds``
+times: ``DIR``'s ``auditor/formats/{assembler,quick,peg}.py`` loaded under other names (each
+importing the others of ``DIR``; the rest of the package, the grammars and their plans are this
+checkout's), so that a loaded machine's drift hits both alike.  The caches of a reading that
+outlive a hand (table lines, currencies) are emptied before each timed run: one pass over the
+hands, as a run makes.
 """
 
 from __future__ import annotations
@@ -35,6 +42,44 @@ from typing import Any
 import common
 
 PARTS = ("head", "seats", "total", "build", "new")
+
+
+#: The modules ``--interleave`` loads from the other checkout, in import order.
+OWN = ("assembler", "quick", "peg")
+
+
+def _load_previous(root: str) -> tuple[Any, Any]:
+    """``root``'s ``PegVisitor`` and ``HandAssembler`` (see ``--interleave``)."""
+    import importlib.util
+
+    names = [f"auditor.formats.{m}" for m in OWN]
+    saved = {n: sys.modules[n] for n in names if n in sys.modules}
+    loaded: dict[str, Any] = {}
+    try:
+        for m in OWN:
+            spec = importlib.util.spec_from_file_location(
+                f"_previous_{m}", Path(root) / "auditor" / "formats" / f"{m}.py"
+            )
+            assert spec is not None and spec.loader is not None
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[f"_previous_{m}"] = sys.modules[f"auditor.formats.{m}"] = mod  # (the next one imports it)
+            spec.loader.exec_module(mod)
+            loaded[m] = mod
+    finally:
+        for n in names:
+            sys.modules.pop(n, None)
+        sys.modules.update(saved)
+    return loaded["peg"].PegVisitor, loaded["assembler"].HandAssembler
+
+
+def _forget() -> None:
+    """Empty the caches of this checkout's reading that outlive a hand (see ``--interleave``)."""
+    from auditor.formats import assembler, peg
+
+    for mod, name in ((peg, "_TABLES"), (assembler, "_CURRENCIES")):
+        cache = getattr(mod, name, None)
+        if cache is not None:
+            cache.clear()
 
 
 def _prepare(site: str) -> dict[str, Any]:
@@ -69,10 +114,10 @@ def _prepare(site: str) -> dict[str, Any]:
     return {"grammar": grammar, "plan": plan, "hands": kept, "all": len(chunks)}
 
 
-def _assembler(grammar: Any, c: Any) -> Any:
-    from auditor.formats.assembler import HandAssembler
-
-    return HandAssembler(c.site, c.path, c.first_line, len(c.lines), 0, grammar.facts)
+def _assembler(grammar: Any, c: Any, cls: Any = None) -> Any:
+    if cls is None:
+        from auditor.formats.assembler import HandAssembler as cls
+    return cls(c.site, c.path, c.first_line, len(c.lines), 0, grammar.facts)
 
 
 def _handler(grammar: Any, line: str) -> str | None:
@@ -105,33 +150,47 @@ def _time(setup: Callable[[], Any], run: Callable[[Any], None], repeat: int) -> 
     return best
 
 
-def measure(site: str, repeat: int) -> dict[str, Any]:
-    """Each part's µs a hand on the hands of ``site`` (see the module docstring)."""
-    from auditor.formats.peg import PegVisitor
+def measure(site: str, repeat: int, p: dict[str, Any] | None = None, classes: tuple[Any, Any] | None = None,
+            forget: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Each part's µs a hand on the hands of ``site`` (see the module docstring); ``p``: the hands
+    prepared, ``classes``: the ``PegVisitor`` and ``HandAssembler`` to time (this checkout's),
+    ``forget``: empty the reading's caches before each timed run."""
+    if classes is None:
+        from auditor.formats.assembler import HandAssembler
+        from auditor.formats.peg import PegVisitor
 
-    p = _prepare(site)
+        classes = (PegVisitor, HandAssembler)
+    Visitor, Assembler = classes
+    if p is None:
+        p = _prepare(site)
     grammar, plan, hands = p["grammar"], p["plan"], p["hands"]
     n = len(hands)
 
     def fresh() -> list[tuple[Any, Any]]:
-        return [(c, PegVisitor(grammar, _assembler(grammar, c))) for c, _n, _s, _t in hands]
+        if forget:
+            _forget()
+        return [(c, Visitor(grammar, _assembler(grammar, c, Assembler))) for c, _n, _s, _t in hands]
 
     def headed() -> list[tuple[Any, Any, Any]]:
         out = []
         for c, _n, seats, totals in hands:
-            v = PegVisitor(grammar, _assembler(grammar, c))
+            v = Visitor(grammar, _assembler(grammar, c, Assembler))
             v.read_head(plan, c.lines)
             out.append((v, seats, totals))
+        if forget:
+            _forget()
         return out
 
     def whole() -> list[Any]:
         out = []
         for c, k, _s, _t in hands:
-            a = _assembler(grammar, c)
-            v = PegVisitor(grammar, a)
+            a = _assembler(grammar, c, Assembler)
+            v = Visitor(grammar, a)
             v.read_head(plan, c.lines)
             v.read_lines(c.lines[k:], c.first_line + k)
             out.append(a)
+        if forget:
+            _forget()
         return out
 
     def head(state: list[tuple[Any, Any]]) -> None:
@@ -154,7 +213,7 @@ def measure(site: str, repeat: int) -> dict[str, Any]:
 
     def new(state: None) -> None:
         for c, _n, _s, _t in hands:
-            PegVisitor(grammar, _assembler(grammar, c))
+            Visitor(grammar, _assembler(grammar, c, Assembler))
 
     res = {
         "head": _time(fresh, head, repeat),
@@ -177,16 +236,46 @@ def worker(sites: str, repeat: int) -> int:
     return 0
 
 
+def interleave(root: str, sites: Sequence[str], repeat: int, rounds: int) -> int:
+    """This checkout's parts and ``root``'s in one process, alternating (see ``--interleave``)."""
+    from auditor.formats.assembler import HandAssembler
+    from auditor.formats.peg import PegVisitor
+
+    which = {"this": (PegVisitor, HandAssembler), "previous": _load_previous(root)}
+    print(f"bench_head --interleave: µs a hand, CPU time, best of {repeat} runs in each of {rounds} alternating rounds")
+    head = ["site", "hands", *PARTS, "head+seats+total+build"]
+    table = []
+    for s in sites:
+        p = _prepare(s)
+        runs: dict[str, list[dict[str, Any]]] = {k: [] for k in which}
+        for _ in range(max(1, rounds)):
+            for k, classes in which.items():
+                runs[k].append(measure(s, repeat, p, classes, forget=True))
+        best = {k: {q: min(r[q] for r in rs) for q in PARTS} for k, rs in runs.items()}
+        for k in which:
+            b = best[k]
+            table.append([f"{s} ({k})", p and len(p["hands"]), *(f"{b[q]:.2f}" for q in PARTS),
+                          f"{sum(b[q] for q in PARTS[:4]):.2f}"])  # fmt: skip
+        b, q = best["this"], best["previous"]
+        table.append([f"{s} previous/this", "", *(f"{q[x] / b[x]:.2f}x" for x in PARTS),
+                      f"{sum(q[x] for x in PARTS[:4]) / sum(b[x] for x in PARTS[:4]):.2f}x"])  # fmt: skip
+    print(common.format_table(head, table))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sites", default="pokerstars,ggpoker,winamax", help="corpus folders (comma-separated)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs of each part, the best kept (default 5)")
     ap.add_argument("--previous", metavar="DIR", help="another checkout, timed in alternating processes")
     ap.add_argument("--rounds", type=int, default=3, help="alternating process rounds (default 3)")
+    ap.add_argument("--interleave", metavar="DIR", help="another checkout, timed in this process, alternating")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         return worker(args.sites, args.repeat)
+    if args.interleave:
+        return interleave(str(Path(args.interleave).resolve()), args.sites.split(","), args.repeat, args.rounds)
     here = Path(__file__).resolve()
     which: dict[str, str | None] = {"this": None} | (
         {"previous": str(Path(args.previous).resolve())} if args.previous else {}

@@ -78,6 +78,22 @@ def _stakes_decimals(stakes: str) -> int:
     return n
 
 
+#: The currency of a hand's stakes text (see :func:`_currency_of_stakes`), "" for none, by text.
+#: Bounded: cleared when full.
+_CURRENCIES: dict[str, str] = {}
+
+
+def _currency_of_stakes(stakes: str) -> str | None:
+    """:func:`~auditor.formats.money.currency_of` the stakes text ``stakes`` (a run meets a few)."""
+    code = _CURRENCIES.get(stakes)
+    if code is None:
+        code = currency_of(stakes) or ""
+        if len(_CURRENCIES) >= 1024:
+            _CURRENCIES.clear()
+        _CURRENCIES[stakes] = code
+    return code or None
+
+
 _REGISTRY: list[Registry] = []  # the format registry, imported on first use (start-up)
 
 #: Amounts already read (``HandAssembler.amt``), by how they are read (decimals, ``dot_thousands``)
@@ -233,19 +249,22 @@ class HandAssembler:
                 f["date"] = f"{f['year']} {f['date']}"
             else:
                 f["date"] = f"{f['date']} {f['year']}"  # the year printed apart from the date (PartyPoker)
-        stakes = (f"{f.get('currency') or ''} {f.get('sb') or ''} {f.get('bb') or ''} {f.get('button_blind') or ''} "
-                  f"{f.get('ante') or ''}")  # fmt: skip
-        self.decimals = _stakes_decimals(stakes)
+        get = f.get
+        decimals = _stakes_decimals(f"{get('currency') or ''} {get('sb') or ''} {get('bb') or ''} "
+                                    f"{get('button_blind') or ''} {get('ante') or ''}")  # fmt: skip
         if "streets_by_betting" in values:
             self.unmarked = True
-        if f.get("decimals") is not None:
-            self.decimals = int(f["decimals"])
-        self.decimals = max(self.decimals, self.min_decimals)
-        if f.get("brand"):
+        if get("decimals") is not None:
+            decimals = int(f["decimals"])
+        decimals = max(decimals, self.min_decimals)
+        if decimals != self._decimals:  # (the setter's table look-up only when they change)
+            self.decimals = decimals
+        if get("brand"):
             fmt = _registry().get(self.format)
             if fmt is not None:  # a brand that prints differently (Format.facts_for)
                 self.export = fmt.brand_facts.get(str(f["brand"]).lower(), self.export)
-        self.export = self.export.at(f.get("date"))  # the export's generation (its eras)
+        if self.export.eras:  # the export's generation (its eras; ``at`` changes nothing without)
+            self.export = self.export.at(get("date"))
 
     def _raise_to_net(self, player: str) -> bool:
         """Whether this hand's "raises X to Y" leaves out the raiser's earlier voluntary chips on
@@ -258,7 +277,8 @@ class HandAssembler:
         return m is not None and f"{m[1]}-{int(m[2]):02d}" < before
 
     def table(self, values: dict[str, Any]) -> None:
-        self.facts.update({k: v for k, v in values.items() if v is not None})
+        """Table facts (a value None: not printed; the fast path's hold no None: no copy then)."""
+        self.facts.update(values if None not in values.values() else {k: v for k, v in values.items() if v is not None})
         if values.get("lbb") is not None:
             self.level_line = self.line
 
@@ -340,7 +360,11 @@ class HandAssembler:
         if status:
             status = status.lower()
             out = "sitting out" in status or "out of hand" in status
-        self.seats.append(M.Seat(n, player, self.amt(stack), self.line, self.money(bounty) if bounty else None, out))
+        # (a stack read before: what ``amt`` gives, without its call)
+        chips = self._amounts.get(stack) if stack is not None else 0
+        if chips is None:
+            chips = self.amt(stack)
+        self.seats.append(M.Seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
@@ -880,10 +904,12 @@ class HandAssembler:
         if self.export.all_in_before_cards:
             self._unprinted_all_ins()
         f = self.facts
-        sb = f.get("sb") or f.get("lsb")
-        bb = f.get("bb") or f.get("lbb")
-        currency = f.get("currency") or currency_of(
-            f"{f.get('sb') or ''}{f.get('bb') or ''}{f.get('button_blind') or ''}{f.get('ante') or ''}")  # fmt: skip
+        get = f.get
+        sb_text, bb_text, ante = get("sb"), get("bb"), get("ante")
+        sb = sb_text or get("lsb")
+        bb = bb_text or get("lbb")
+        currency = get("currency") or _currency_of_stakes(
+            f"{sb_text or ''}{bb_text or ''}{get('button_blind') or ''}{ante or ''}")  # fmt: skip
         if currency and not currency.isalpha():
             currency = currency_of(currency) or currency  # a sign read from the seat lines ("$")
         seats, events, button = self.seats, self.events, f.get("button")
@@ -906,44 +932,53 @@ class HandAssembler:
             events = [replace(e, seat=renum.get(e.seat, e.seat)) if isinstance(e, M.SeatResult) else e
                       for e in events]  # fmt: skip
             button = None
-        if f.get("button_player") and not (slots and all(slots)):
+        if get("button_player") and not (slots and all(slots)):
             button = next((str(s.seat) for s in seats if s.player == f["button_player"]), button)
         if button and self.export.dead_button_printed_on_small_blind and self._dealer_posts_small_blind(str(button)):
             button = None  # a dead button the converter printed on the small blind (export fact)
-        structure = V.structure_of(f.get("structure", ""))
-        if structure == "MIXED" and "structure_unprinted" in f:
-            structure = V.USUAL_STRUCTURE.get(V.game_of(f.get("game", "")), "MIXED")
-        if structure == "MIXED" and not f.get("structure") and self.export.unprinted_structure:
-            structure = self.export.unprinted_structure  # the export's fact: what an unprinted structure is
-        money = (f.get("money") or "").lower()
-        play = "play" in money or (currency is None and f.get("tournament_id") is None and "real" not in money
-                                   and self.decimals == 0)  # fmt: skip
+        game_text = get("game", "")
+        structure_text = get("structure", "")
+        structure = V.structure_of(structure_text)
+        if structure == "MIXED":
+            if "structure_unprinted" in f:
+                structure = V.USUAL_STRUCTURE.get(V.game_of(game_text), "MIXED")
+            if structure == "MIXED" and not structure_text and self.export.unprinted_structure:
+                structure = self.export.unprinted_structure  # the export's fact: what an unprinted structure is
+        money = get("money")
+        tournament_id = get("tournament_id")
+        if money:
+            money = money.lower()
+            play = "play" in money or (currency is None and tournament_id is None and "real" not in money
+                                       and self._decimals == 0)  # fmt: skip
+        else:
+            play = currency is None and tournament_id is None and self._decimals == 0
         extras = {k: str(v) for k, v in f.items() if k in _EXTRA_FACTS}
         if partial_extras:
             extras.update(partial_extras)
+        max_seats, cap = get("max_seats"), get("cap")
         return M.Hand(  # by position (cheaper than 28 keywords), in the order of Hand's fields
             self.format,  # site
-            str(f.get("hand_id")),  # hand_id
+            str(get("hand_id")),  # hand_id
             self.path,  # path
             self.first_line,  # first_line
             self.first_line + self.n_lines - 1,  # last_line
             self._game(),  # game
-            f.get("game", ""),  # game_text
+            game_text,  # game_text
             structure,  # structure
             self.amt(sb) if sb else None,  # small_blind
             self.amt(bb) if bb else None,  # big_blind
             currency,  # currency
-            self.decimals,  # decimals
+            self._decimals,  # decimals
             self._number(button, "button seat") if button else None,  # button
-            self._number(f["max_seats"], "table size") if f.get("max_seats") else None,  # max_seats
-            f.get("table") or f.get("table_name"),  # table
-            f.get("tournament_id"),  # tournament_id
-            f.get("level"),  # level
-            f.get("date"),  # start_time
-            f.get("tz"),  # time_zone
+            self._number(max_seats, "table size") if max_seats else None,  # max_seats
+            get("table") or get("table_name"),  # table
+            tournament_id,  # tournament_id
+            get("level"),  # level
+            get("date"),  # start_time
+            get("tz"),  # time_zone
             play,  # play_money
-            self.amt(f["ante"]) if f.get("ante") else None,  # ante
-            self.amt(f["cap"]) if f.get("cap") else None,  # cap
+            self.amt(ante) if ante else None,  # ante
+            self.amt(cap) if cap else None,  # cap
             tuple(seats),  # seats
             tuple(events),  # events
             self.complete,  # complete
