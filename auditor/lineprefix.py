@@ -23,6 +23,8 @@ except ImportError:  # pragma: no cover - older layouts
 
 from re import _constants as _sre  # type: ignore[attr-defined]
 
+from auditor.formats.firstchars import class_chars
+
 #: The longest string followed, and the most strings kept, before a shorter length is tried.
 LENGTH = 8
 LIMIT = 400
@@ -135,18 +137,8 @@ def _ended(out: _Starts, open_: list[str], k: int, limit: int) -> _Starts:
 
 
 def _charset(items: list[tuple[Any, Any]]) -> list[str] | None:
-    out: list[str] = []
-    for op, av in items:
-        if op is _sre.LITERAL:
-            out.append(chr(av))
-        elif op is _sre.RANGE:
-            lo, hi = av
-            if hi - lo > _CLASS:
-                return None
-            out.extend(chr(c) for c in range(lo, hi + 1))
-        else:  # NEGATE, CATEGORY, ...
-            return None
-    return out if len(out) <= _CLASS else None
+    out = class_chars(items, _CLASS)
+    return out if out is not None and len(out) <= _CLASS else None
 
 
 def scanner(starts: frozenset[str]) -> re.Pattern[str]:

@@ -10,6 +10,14 @@ FIXTURES = ROOT / "fixtures"
 CORPUS = Path(os.environ.get("HHAUDIT_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
+def corpus_path(*parts: str) -> Path:
+    """A file or folder of the shared corpus; the test is skipped, saying so, when it is absent."""
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared corpus not found at {path} (set HHAUDIT_CORPUS to its location)")
+    return path
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files from current output")
 

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +23,7 @@ import pytest
 from auditor import continuity as C
 from auditor import schedule
 from auditor.pipeline import audit
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import ROOT, corpus_path
 from tests.test_continuity import rows_of, t_findings
 from tests.test_schedule import table_put_behind
 
@@ -166,16 +165,9 @@ def test_flights_are_kept_in_one_partition() -> None:
 _888 = ("888poker", "tournament-flop", "fpdb3")
 
 
-def _corpus(*parts: str) -> Path:
-    path = CORPUS.joinpath(*parts)
-    if not path.is_file():
-        pytest.skip(f"shared corpus not found at {path} (set HHAUDIT_CORPUS to its location)")
-    return path
-
-
 @pytest.mark.corpus
 def test_real_888_tournament_on_local_time_is_clean_and_a_table_behind_is_caught() -> None:
-    rows = rows_of(_corpus(*_888, "NLHE-FREE-MTT-$75Freeroll20120217.txt"))
+    rows = rows_of(corpus_path(*_888, "NLHE-FREE-MTT-$75Freeroll20120217.txt"))
     rows = [r for r in rows if r["tournament_id"] == "36216773"]
     assert all(r["start_utc"] is None and r["local_start"] is not None for r in rows)
     assert len({r["table"] for r in rows}) >= 4
@@ -189,7 +181,7 @@ def test_real_888_tournament_on_local_time_is_clean_and_a_table_behind_is_caught
 
 @pytest.mark.corpus
 def test_real_888_tournament_in_several_files_is_one_clock_gap() -> None:
-    paths = [_corpus(*_888, n) for n in ("NLHE-USD-MTT-0.90-201205.multiway.allin.blind.txt",
+    paths = [corpus_path(*_888, n) for n in ("NLHE-USD-MTT-0.90-201205.multiway.allin.blind.txt",
                                           "NLHE-USD-MTT-0.90-201205.uncalledbets.correct.txt",
                                           "NLHE-USD-MTT-0.90-201205.uncalledbets.false.positive.txt",
                                           "NLHE-USD-MTT-0.90-201205.walk.txt")]  # fmt: skip

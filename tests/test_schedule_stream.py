@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from auditor import schedule
 from auditor.continuity import FINDINGS, FLAT
 from auditor.crosshand_audit import SCHEDULE_INPUT
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import ROOT, corpus_path
 from tests.test_continuity import rows_of
 from tests.test_schedule import table_put_behind
 from tests.test_schedule_clocks import _888, _local
@@ -157,26 +157,19 @@ def test_the_stream_gives_the_whole_check_on_the_fixtures_and_their_clocks(tmp_p
     assert found  # (T007 rows and clock gaps among them)
 
 
-def _corpus(*parts: str) -> Path:
-    path = CORPUS.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared corpus not found at {path} (set HHAUDIT_CORPUS to its location)")
-    return path
-
-
 @pytest.mark.corpus
 def test_the_stream_gives_the_whole_check_on_real_tournaments(tmp_path: Path) -> None:
     """A PokerStars multi-table tournament (UTC) and 888poker's (local time, no zone), as they are,
     with a table put a level behind, and split across two files (two clocks)."""
     from tests.test_schedule import MTT
 
-    stars = rows_of(_corpus(*MTT))
+    stars = rows_of(corpus_path(*MTT))
     stars.sort(key=lambda r: (r["start_utc"], r["hand_id"]))
     cases = [stars, table_put_behind(stars, "start_utc")[0]]
-    free = rows_of(_corpus(*_888, "NLHE-FREE-MTT-$75Freeroll20120217.txt"))
+    free = rows_of(corpus_path(*_888, "NLHE-FREE-MTT-$75Freeroll20120217.txt"))
     free.sort(key=lambda r: (r["local_start"], r["hand_id"]))
     cases += [free, table_put_behind(free, "local_start")[0]]
-    cases.append(rows_of(*(_corpus(*_888, f"NLHE-USD-MTT-0.90-201205.{n}.txt")
+    cases.append(rows_of(*(corpus_path(*_888, f"NLHE-USD-MTT-0.90-201205.{n}.txt")
                            for n in ("multiway.allin.blind", "uncalledbets.correct", "walk"))))  # fmt: skip
     half = len(stars) // 2
     cases.append(_local(stars[:half], path="x.txt") + _local(stars[half:], path="y.txt"))

@@ -84,19 +84,29 @@ def _item(op: Any, av: Any) -> tuple[set[str], bool]:
     raise _Any  # ANY, NOT_LITERAL, CATEGORY, GROUPREF, GROUPREF_EXISTS, ...
 
 
-def _charset(items: list[tuple[Any, Any]]) -> set[str]:
-    out: set[str] = set()
+def class_chars(items: list[tuple[Any, Any]], widest: int) -> list[str] | None:
+    """The characters of a character class (the regex parser's ``IN`` items), or None when it holds
+    anything but literals and ranges (a negation, a category) or a range wider than ``widest``.
+    Shared with :mod:`auditor.lineprefix`."""
+    out: list[str] = []
     for op, av in items:
         if op is _sre.LITERAL:
-            out.add(chr(av))
+            out.append(chr(av))
         elif op is _sre.RANGE:
             lo, hi = av
-            if hi - lo > _MAX_RANGE:
-                raise _Any
-            out.update(chr(c) for c in range(lo, hi + 1))
+            if hi - lo > widest:
+                return None
+            out.extend(chr(c) for c in range(lo, hi + 1))
         else:  # NEGATE, CATEGORY, ...
-            raise _Any
+            return None
     return out
+
+
+def _charset(items: list[tuple[Any, Any]]) -> set[str]:
+    chars = class_chars(items, _MAX_RANGE)
+    if chars is None:
+        raise _Any
+    return set(chars)
 
 
 def required_literal(rx: re.Pattern[str]) -> str:

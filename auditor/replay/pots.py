@@ -15,7 +15,7 @@ Steps:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -569,6 +569,15 @@ class _Seen:
         self.studdraw: dict[tuple[str, ...], Any] = {}
 
 
+def _pay(awards: Iterable[Award], pt: PotTrace, paid: dict[str, int], record: bool) -> None:
+    """Add ``awards`` to what each player is paid (and to ``pt``'s awards when ``record``)."""
+    for award in awards:
+        if record:
+            pt.awards.append(award)
+        for w, a in award.shares:
+            paid[w] = paid.get(w, 0) + a
+
+
 def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bool,
            seen: _Seen | None = None) -> dict[str, int]:  # fmt: skip
     """Award ``pots``; returns what each player should be paid (and, with ``record``, keeps the
@@ -587,11 +596,9 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
             if record:
                 pt.contenders[pot.label] = pot.eligible
             won = [_uncontested(pot)]
-            for award in _limit_disconnected(t, pt, profile, pot, 1, won, shown, allowance) if allowance else won:
-                if record:
-                    pt.awards.append(award)
-                for w, a in award.shares:
-                    paid[w] = paid.get(w, 0) + a
+            if allowance:
+                won = _limit_disconnected(t, pt, profile, pot, 1, won, shown, allowance)
+            _pay(won, pt, paid, record)
             continue
         eligible = list(pot.eligible)
         contenders = [n for n in eligible if n in shown] if len(eligible) > 1 else eligible
@@ -618,11 +625,9 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
             why = "uncontested" if len(eligible) == 1 else "the only hand shown"
             only = contenders[0]
             whole = [Award(pot.label, 1, "all", pot.net, (only,), ((only, pot.net),), why)]
-            for award in _limit_disconnected(t, pt, profile, pot, 1, whole, shown, allowance) if allowance else whole:
-                if record:
-                    pt.awards.append(award)
-                for w, a in award.shares:
-                    paid[w] = paid.get(w, 0) + a
+            if allowance:
+                whole = _limit_disconnected(t, pt, profile, pot, 1, whole, shown, allowance)
+            _pay(whole, pt, paid, record)
             continue
         if h.game in ("stud", "stud_hilo", "razz", "draw"):
             from auditor.replay.showdown import award_pot  # games without a board
@@ -637,11 +642,7 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                     pt.decided = False
                     pt.notes.append(f"{pot.label}: a {h.game_text} hand shown could not be evaluated")
                 continue
-            for award in got:
-                if record:
-                    pt.awards.append(award)
-                for w, a in award.shares:
-                    paid[w] = paid.get(w, 0) + a
+            _pay(got, pt, paid, record)
             continue
         if h.game not in EVALUATED_GAMES:
             if record:
@@ -656,11 +657,9 @@ def _award(t: Trace, pt: PotTrace, profile: Profile, pots: list[Pot], record: bo
                     pt.notes.append(f"{pot.label}: board of run {r} is incomplete")
                 continue
             won = _award_share(t, pot, r, share, contenders, board, profile, shown, seen)
-            for award in _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance) if allowance else won:
-                if record:
-                    pt.awards.append(award)
-                for w, a in award.shares:
-                    paid[w] = paid.get(w, 0) + a
+            if allowance:
+                won = _limit_disconnected(t, pt, profile, pot, r, won, shown, allowance)
+            _pay(won, pt, paid, record)
     return paid
 
 
