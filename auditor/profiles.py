@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from auditor.fastinit import by_fields
+
 if TYPE_CHECKING:
     from auditor.formats.registry import Registry
 
@@ -33,7 +35,12 @@ FlShortAllInRaise = Literal["full_level", "all_in"]
 
 @dataclass(frozen=True)
 class Profile:
-    """One rule book's answers to the questions where books disagree."""
+    """One rule book's answers to the questions where books disagree.
+
+    Compiled with mypyc in the compiled build (issue 16): the replay, pots and rules read the
+    profile's settings as native attributes, and it is pickled through its constructor
+    (:meth:`__reduce__`).
+    """
 
     name: str
     title: str
@@ -87,6 +94,11 @@ class Profile:
 
     def cite(self, code: str) -> str:
         return self.citations.get(code) or self.citations.get(code[0], self.title)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (format cards, their house profiles with them, are pickled in the disk cache; a compiled
+        # frozen class refuses unpickling by setting attributes)
+        return by_fields(self)
 
 
 _TDA = {

@@ -43,6 +43,9 @@ MODULES=(
   auditor/formats/peg
   auditor/formats/quick
   auditor/formats/partial
+  auditor/formats/facts
+  auditor/formats/chunk
+  auditor/profiles
   auditor/handprint
   auditor/crosshand_rows
   auditor/times

@@ -17,7 +17,8 @@ from tests.conftest import ROOT
 
 EXPECT = os.environ.get("HHAUDIT_EXPECT_COMPILED") == "1"
 #: the modules of the hook's ``include`` (pyproject.toml): parse path, replay, pots, rules, audit step, and the
-#: per-hand helpers of the audit run (the fingerprints, the cross-hand row, its times), the reading of the
+#: per-hand helpers of the audit run (the fingerprints, the cross-hand row, its times; the chunk, the export facts
+#: and the rule profile every hand reads), the reading of the
 #: input (decoding, the split into hands) and the run's loop over its hands
 HOT = (
     "auditor.model",
@@ -42,6 +43,9 @@ HOT = (
     "auditor.formats.peg",
     "auditor.formats.quick",
     "auditor.formats.partial",
+    "auditor.formats.facts",
+    "auditor.formats.chunk",
+    "auditor.profiles",
     "auditor.handprint",
     "auditor.crosshand_rows",
     "auditor.times",
@@ -99,3 +103,29 @@ def test_the_three_lists_of_compiled_modules_agree() -> None:
     assert block is not None, "MODULES=( ... ) not found in scripts/build_compiled.sh"
     modules = [line.strip().replace("/", ".") for line in block.group(1).splitlines() if line.strip()]
     assert included == modules == list(HOT)
+
+
+def test_the_compiled_value_classes_pickle_compare_and_stay_frozen() -> None:
+    """The chunk, the export facts and the rule profile (compiled in the compiled build: native
+    attributes for the readers, the replay and the rules) pickle through their constructors (the
+    disk cache pickles format cards, a batch sends chunks), compare and hash as frozen dataclasses,
+    and refuse assignment, compiled or not."""
+    import dataclasses
+    import pickle
+
+    from auditor.formats.chunk import Chunk
+    from auditor.formats.facts import ExportFacts
+    from auditor.profiles import BOOKS, for_hand
+
+    chunk = Chunk("a.txt", "pokerstars", 3, ("line 1", "line 2"), context=("ctx",))
+    facts = ExportFacts(prints_uncalled=False, eras=(("", "2012-01", (("wagers_as_street_total", True),)),))
+    house = for_hand("pokerstars", None)
+    for value in (chunk, facts, BOOKS["tda"], house, house.for_brand("x")):
+        back = pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        assert type(back) is type(value) and back == value and repr(back) == repr(value)
+        field = dataclasses.fields(value)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, getattr(value, field))
+    assert hash(chunk) == hash(Chunk("a.txt", "pokerstars", 3, ("line 1", "line 2"), False, ("ctx",)))
+    assert chunk.text == "line 1\nline 2" and dataclasses.replace(chunk, overflow=True).overflow
+    assert facts.at("2011/11/02 10:00:00").wagers_as_street_total and not facts.at("2012/01/01").wagers_as_street_total

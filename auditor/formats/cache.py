@@ -74,8 +74,9 @@ def cache_dir() -> Path | None:
 
 @cache
 def _code_fingerprint() -> bytes:
-    """The versions, the sources of parsimonious and of its ``regex`` engine, and the modules of
-    :mod:`auditor.formats` (what derives the cached values and what they are pickled as).
+    """The versions, the sources of parsimonious and of its ``regex`` engine, the modules of
+    :mod:`auditor.formats` and :mod:`auditor.profiles` (what derives the cached values and what
+    they are pickled as).
 
     Found without importing them (``importlib.util.find_spec``): a cache hit then never imports
     ``parsimonious.grammar`` (see :mod:`auditor.formats.parsimonious_light`)."""
@@ -93,11 +94,17 @@ def _code_fingerprint() -> bytes:
         for loc in (spec.submodule_search_locations or []) if spec is not None else []:
             dirs.append(Path(loc))
         h.update(f"|{lib}:{len(dirs)}|".encode())
-    for d in (*dirs, Path(__file__).resolve().parent):
+    here = Path(__file__).resolve().parent
+    for d in (*dirs, here):
         for p in sorted(d.glob("*.py")):
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
         for p in sorted(d.glob("*.so")) + sorted(d.glob("*.pyd")):
             h.update(p.name.encode() + b"\0" + str(p.stat().st_size).encode() + b"\0")
+    # the house profiles in the cards are pickled field by field (``Profile.__reduce__``): its fields
+    # are part of what a cached card means (the compiled wheel ships the .py beside its .so)
+    profiles = here.parent / "profiles.py"
+    if profiles.is_file():
+        h.update(b"profiles.py\0" + profiles.read_bytes() + b"\0")
     return h.digest()
 
 

@@ -5,14 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from auditor import findings as F
+from auditor.fastinit import by_fields, frozen_class
 from auditor.findings import Finding
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # frozen: see the end of the module
 class Chunk:
-    """The text of one hand: its site, file, and the file line number of its first line."""
+    """The text of one hand: its site, file, and the file line number of its first line.
+
+    Built once a hand by the splitter and read by every reader.  Frozen as the model's events are
+    (``auditor/model.py``): declared ``unsafe_hash=True`` with its own ``__init__`` and made frozen
+    after the class (:func:`~auditor.fastinit.frozen_class`), so the compiled build (mypyc) stores
+    its fields natively and the readers read them as native attributes (issue 16); pickled through
+    its constructor.
+    """
 
     path: str
     site: str
@@ -22,9 +31,24 @@ class Chunk:
     # what a document reader needs besides the hand's own lines (an XML session's header), as text
     context: tuple[str, ...] = ()
 
+    def __init__(self, path: str, site: str, first_line: int, lines: tuple[str, ...], overflow: bool = False,
+                 context: tuple[str, ...] = ()) -> None:  # fmt: skip
+        self.path = path
+        self.site = site
+        self.first_line = first_line
+        self.lines = lines
+        self.overflow = overflow
+        self.context = context
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
+
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+frozen_class(Chunk)
 
 
 def split_elements(lines: Iterable[tuple[int, str] | Finding], path: str, site: str, title: str,

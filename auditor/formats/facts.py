@@ -14,10 +14,16 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
+from auditor.fastinit import by_fields
+
 
 @dataclass(frozen=True, slots=True)
 class ExportFacts:
-    """What one format prints.  The defaults describe a PokerStars-style export."""
+    """What one format prints.  The defaults describe a PokerStars-style export.
+
+    Compiled with mypyc in the compiled build (issue 16): the replay, pots and rules read a hand's
+    facts as native attributes, and it is pickled through its constructor (:meth:`__reduce__`).
+    """
 
     prints_all_in: bool = True  # every all-in is marked ("and is all-in")
     # a post that takes a player's last chips is marked all-in; False: the site marks no all-in on a
@@ -185,6 +191,11 @@ class ExportFacts:
             if isinstance(e, M.UncalledReturn) or (isinstance(e, M.Action) and e.kind != "fold"):
                 return self
         return replace(self, prints_uncalled=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (format cards are pickled in the disk cache; a compiled frozen class refuses unpickling by
+        # setting attributes)
+        return by_fields(self)
 
     def described(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
