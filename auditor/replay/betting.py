@@ -17,24 +17,44 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, TypeVar, cast
 
-from auditor import model as M
 from auditor.fastinit import by_fields, field_stores, frozen_class
 from auditor.formats.facts import ExportFacts
+from auditor.model import (
+    Action,
+    ActionKind,
+    Board,
+    Cancelled,
+    CashDrop,
+    CashOut,
+    Collect,
+    Draw,
+    Event,
+    Hand,
+    HoleCards,
+    Muck,
+    Post,
+    PotClaim,
+    SeatResult,
+    Show,
+    Street,
+    TableEvent,
+    UncalledReturn,
+)
 from auditor.mypyc_shim import mypyc_attr  # the stud and draw replays subclass Replay
 from auditor.profiles import Profile
 
-E = TypeVar("E", bound=M.Event)
+E = TypeVar("E", bound=Event)
 
 FLOP_GAMES = frozenset(
     {"holdem", "shortdeck", "omaha", "omaha5", "omaha6", "omaha_hilo", "omaha5_hilo", "courchevel", "courchevel_hilo"}
 )
-BETTING_STREETS: tuple[M.Street, ...] = ("preflop", "flop", "turn", "river")
-_INVOLVING = (M.Post, M.Action, M.HoleCards, M.Show, M.Draw)
+BETTING_STREETS: tuple[Street, ...] = ("preflop", "flop", "turn", "river")
+_INVOLVING = (Post, Action, HoleCards, Show, Draw)
 _INVOLVING_TYPES: frozenset[type] = frozenset(_INVOLVING)
 #: Event types the replay applies besides posts, actions and boards, and those it never reads.
-_OTHER = frozenset({M.UncalledReturn, M.CashDrop, M.TableEvent})
-_IGNORED = frozenset({M.HoleCards, M.Draw, M.Show, M.Muck, M.Collect, M.CashOut, M.PotClaim, M.SeatResult,
-                      M.Cancelled})  # fmt: skip
+_OTHER = frozenset({UncalledReturn, CashDrop, TableEvent})
+_IGNORED = frozenset({HoleCards, Draw, Show, Muck, Collect, CashOut, PotClaim, SeatResult,
+                      Cancelled})  # fmt: skip
 _LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", "bring_in"})
 #: :meth:`Replay.facts`' names of a Step's facts (name, Step field).
 _FACTS = (("hand_over", "hand_over"), ("seated", "actor_seated"), ("folded", "actor_folded"),
@@ -128,8 +148,8 @@ class Step:
     """
 
     index: int
-    event: M.Action | M.Post
-    street: M.Street
+    event: Action | Post
+    street: Street
     betting: bool  # betting rules (order, sizes) apply to this hand
     expected: str | None  # who was due to act (None: nobody)
     hand_over: bool  # only one player had not folded
@@ -159,8 +179,8 @@ class Step:
     def __init__(
         self,
         index: int,
-        event: M.Action | M.Post,
-        street: M.Street,
+        event: Action | Post,
+        street: Street,
         betting: bool,
         expected: str | None,
         hand_over: bool,
@@ -217,7 +237,7 @@ class Step:
         self.all_in_after = all_in_after
 
 
-def _new_step(index: int, event: M.Action | M.Post, street: M.Street, betting: bool, expected: str | None,
+def _new_step(index: int, event: Action | Post, street: Street, betting: bool, expected: str | None,
               hand_over: bool, actor_seated: bool, actor_folded: bool, actor_all_in: bool, acted_before: bool,
               stack: int, street_bet: int, current_bet: int, to_call: int, call_to: int, min_inc: int,
               min_raise_to: int, min_bet: int, reopened: bool, pl_max_to: int | None, fl_bet: int | None,
@@ -238,13 +258,13 @@ class StreetOpen:
     """A new street was dealt (a Board event): who still had to act at that moment."""
 
     index: int
-    event: M.Board
+    event: Board
     pending: tuple[str, ...]
 
     def __init__(
         self,
         index: int,
-        event: M.Board,
+        event: Board,
         pending: tuple[str, ...],
     ) -> None:
         self.index = index
@@ -259,7 +279,7 @@ class StreetOpen:
 class Trace:
     """Everything the replay derived for one hand."""
 
-    hand: M.Hand
+    hand: Hand
     profile: Profile
     facts: ExportFacts
     players: dict[str, Player]
@@ -274,7 +294,7 @@ class Trace:
 
     def __init__(
         self,
-        hand: M.Hand,
+        hand: Hand,
         profile: Profile,
         facts: ExportFacts,
         players: dict[str, Player],
@@ -319,7 +339,7 @@ class Replay:
         "sitting_out_folds", "started", "steps", "straddles", "street", "trace", "unfolded",
     )  # fmt: skip
 
-    def __init__(self, hand: M.Hand, profile: Profile, facts: ExportFacts) -> None:
+    def __init__(self, hand: Hand, profile: Profile, facts: ExportFacts) -> None:
         self.h = hand
         self.p = p = profile.for_brand(hand.extras.get("brand"))  # a brand's own house rules (a converted site's)
         players: dict[str, Player] = {}
@@ -334,12 +354,12 @@ class Replay:
         # (the model's event classes are final: a type test is an isinstance test)
         involving = _INVOLVING_TYPES
         involved: set[str] = set()
-        antes: list[M.Post] = []
+        antes: list[Post] = []
         self.makeup: set[str] = set()
-        self.straddles: list[M.Post] = []
-        posts: list[M.Post] = []
-        first: M.Street | None = None
-        post_t, action_t = M.Post, M.Action
+        self.straddles: list[Post] = []
+        posts: list[Post] = []
+        first: Street | None = None
+        post_t, action_t = Post, Action
         by_type: dict[type, list[Any]] = {}
         for e in hand.events:
             t = type(e)
@@ -394,7 +414,7 @@ class Replay:
         # (one ante in a hand of three or more: that is the table's ante, posted by the big blind)
         self.bba_poster = antes[0].player if len(antes) == 1 and len(self.order) > 2 else None
         # the first betting round: pre-flop, or third street in stud
-        self.street: M.Street = first if first is not None and first not in ("showdown", "summary") else "preflop"
+        self.street: Street = first if first is not None and first not in ("showdown", "summary") else "preflop"
         self.started = False
         self.current_bet = 0
         self.min_inc = self.bb
@@ -417,18 +437,18 @@ class Replay:
         """Players who join as the hand starts ("X has joined the table.") and post have no seat
         line, or one with a zero stack (PartyPoker): their stack is unknown (never judged) and their place in the turn
         order is taken from where they first post or act: right after the player before them."""
-        joined = {e.player for e in self.h.events if isinstance(e, M.TableEvent) and e.kind == "joins"}
+        joined = {e.player for e in self.h.events if isinstance(e, TableEvent) and e.kind == "joins"}
         unknown = {n for n, pl in self.players.items() if not pl.seated and n in joined}
         unknown |= {e.player for e in self.h.events
-                    if isinstance(e, M.Post) and e.player in self.players and self.players[e.player].seated
+                    if isinstance(e, Post) and e.player in self.players and self.players[e.player].seated
                     and self.players[e.player].stack0 == 0}  # fmt: skip
         if not unknown:
             return
         prev: Player | None = None
         for e in self.h.events:
-            if isinstance(e, M.Board):
+            if isinstance(e, Board):
                 prev = None  # a new round starts after the button
-            if not isinstance(e, M.Post | M.Action) or e.player not in self.players:
+            if not isinstance(e, Post | Action) or e.player not in self.players:
                 continue
             pl = self.players[e.player]
             if pl.name in unknown:
@@ -449,7 +469,7 @@ class Replay:
                     pl.seat = int(base)
             prev = pl
 
-    def _nominal_bb(self, facts: ExportFacts, posts: list[M.Post]) -> int:
+    def _nominal_bb(self, facts: ExportFacts, posts: list[Post]) -> int:
         h = self.h
         posted: dict[str, int] = {}
         for e in posts:
@@ -463,8 +483,8 @@ class Replay:
                     # a big blind that takes the poster's last chips, unmarked, at a table whose
                     # header does not print the blinds (Party's buy-in headers): the blind is what
                     # the first caller who had posted nothing puts in
-                    posters = {x.player for x in h.events if isinstance(x, M.Post)}
-                    call = next((x.increment for x in h.events if isinstance(x, M.Action) and x.street == e.street
+                    posters = {x.player for x in h.events if isinstance(x, Post)}
+                    call = next((x.increment for x in h.events if isinstance(x, Action) and x.street == e.street
                                  and x.kind == "call" and x.player not in posters), 0)  # fmt: skip
                     return max(call, e.amount)
                 return e.amount
@@ -501,7 +521,7 @@ class Replay:
             self.anchor_seat = anchor.pos
         self.round_players = active
 
-    def _start_street(self, street: M.Street) -> None:
+    def _start_street(self, street: Street) -> None:
         active = 0  # (``count_active``, counted in the same pass: the turn order is the dealt players)
         for pl in self.players.values():
             pl.street_bet = 0
@@ -704,7 +724,7 @@ class Replay:
         if cap is not None and cap - pl.live_total - pl.ante_total <= 0:
             pl.capped = True
 
-    def on_post(self, i: int, e: M.Post) -> None:
+    def on_post(self, i: int, e: Post) -> None:
         pl = self.players.get(e.player)
         if pl is None:
             return
@@ -758,7 +778,7 @@ class Replay:
         s.all_in_after = after == 0 or pl.capped
         self.steps.append(s)
 
-    def _step(self, i: int, e: M.Action | M.Post, pl: Player, kind: str, expected: Player | None) -> Step:
+    def _step(self, i: int, e: Action | Post, pl: Player, kind: str, expected: Player | None) -> Step:
         """The step of ``pl``'s wager ``e`` (of ``kind``) with the facts before it is applied (what
         it took is filled in by :meth:`_took`).
 
@@ -814,7 +834,7 @@ class Replay:
         """The fixed-limit size a wager now is judged by (a step's ``fl_expected_to``)."""
         return self.fl_expected_to()
 
-    def on_action(self, i: int, e: M.Action) -> None:
+    def on_action(self, i: int, e: Action) -> None:
         pl = self.players.get(e.player)
         if pl is None:
             return
@@ -872,7 +892,7 @@ class Replay:
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
-        e = M.Action(0, 0, self.street, 1, pl.name, cast(M.ActionKind, kind))  # (a wager of ``kind`` now)
+        e = Action(0, 0, self.street, 1, pl.name, cast(ActionKind, kind))  # (a wager of ``kind`` now)
         s = self._step(-1, e, pl, kind, None)
         out: dict[str, object] = {name: getattr(s, field) for name, field in _FACTS}
         out["fl_cap_reached"] = self.fl and self.fl_cap_exceeded()
@@ -885,7 +905,7 @@ class Replay:
         pl = self.expected_actor()
         return None if pl is None else (pl, self.facts(pl, "raise"))
 
-    def on_board(self, i: int, e: M.Board) -> None:
+    def on_board(self, i: int, e: Board) -> None:
         if e.run != 1 or e.street not in BETTING_STREETS or e.street == self.street:
             return
         if not self.started:
@@ -897,7 +917,7 @@ class Replay:
         self.trace.streets.append(StreetOpen(i, e, pending))
         self._start_street(e.street)
 
-    def on_return(self, e: M.UncalledReturn) -> None:
+    def on_return(self, e: UncalledReturn) -> None:
         pl = self.players.get(e.player)
         if pl is None:
             return
@@ -910,7 +930,7 @@ class Replay:
         # (the events by class, ``Trace.by_type``, were indexed by ``__init__``'s pass; handlers
         # called as methods: the compiled build calls them natively, where a bound method kept in a
         # local is a generic call; the event classes read once)
-        action_t, post_t, board_t = M.Action, M.Post, M.Board
+        action_t, post_t, board_t = Action, Post, Board
         for i, e in enumerate(self.h.events):
             t = type(e)  # the model's event classes are final: a type test is an isinstance test
             if t is action_t:
@@ -925,25 +945,25 @@ class Replay:
                 self._other(i, e)  # an event type the replay does not know: by isinstance
         return self.trace
 
-    def _other(self, i: int, e: M.Event) -> None:
-        if isinstance(e, M.Post):
+    def _other(self, i: int, e: Event) -> None:
+        if isinstance(e, Post):
             self.on_post(i, e)
-        elif isinstance(e, M.Action):
+        elif isinstance(e, Action):
             self.on_action(i, e)
-        elif isinstance(e, M.Board):
+        elif isinstance(e, Board):
             self.on_board(i, e)
-        elif isinstance(e, M.UncalledReturn):
+        elif isinstance(e, UncalledReturn):
             self.on_return(e)
-        elif isinstance(e, M.CashDrop):
+        elif isinstance(e, CashDrop):
             self.house += e.amount
-        elif isinstance(e, M.TableEvent) and (
+        elif isinstance(e, TableEvent) and (
             (e.kind == "leaves" and self.leaving_folds) or (e.kind == "sitting_out" and self.sitting_out_folds)
         ):
             self.on_leave(i, e)
-        elif isinstance(e, M.TableEvent) and e.kind == "disconnected_all_in":
+        elif isinstance(e, TableEvent) and e.kind == "disconnected_all_in":
             self.on_disconnected_all_in(e)
 
-    def on_disconnected_all_in(self, e: M.TableEvent) -> None:
+    def on_disconnected_all_in(self, e: TableEvent) -> None:
         """A player the site keeps in the hand after a disconnection or a timeout, all-in for what
         they put in (the record says so: ``has been disconnected, and is allin``): no further
         action is due from them, and the pots they can win stop at their contribution."""
@@ -951,18 +971,18 @@ class Replay:
         if pl is not None and not pl.folded:
             pl.all_in = True
 
-    def on_leave(self, i: int, e: M.TableEvent) -> None:
+    def on_leave(self, i: int, e: TableEvent) -> None:
         """A player who leaves the table (Chico) or sits out (iPoker) while still in the hand is out
         of it (the site prints no fold line), unless they are all-in or act again later in the record."""
         pl = self.players.get(e.player or "")
         if pl is None or pl.folded or pl.all_in:
             return
-        if any(isinstance(x, M.Action) and x.player == pl.name for x in self.h.events[i + 1 :]):
+        if any(isinstance(x, Action) and x.player == pl.name for x in self.h.events[i + 1 :]):
             return
         self.fold(pl)
 
 
-def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:
+def replay(hand: Hand, profile: Profile, facts: ExportFacts | None = None) -> Trace:
     """Replay ``hand`` under ``profile`` (the rule book) and ``facts`` (how its format prints;
     by default its format card's) and return its :class:`Trace`."""
     if facts is None:
@@ -972,7 +992,7 @@ def replay(hand: M.Hand, profile: Profile, facts: ExportFacts | None = None) -> 
     return replay_class(hand)(hand, profile, facts).run()
 
 
-def replay_class(hand: M.Hand) -> type[Replay]:
+def replay_class(hand: Hand) -> type[Replay]:
     """The state machine of the hand's game: stud and draw games have their own (their modules)."""
     if hand.game in ("stud", "stud_hilo", "razz"):
         from auditor.replay.stud import StudReplay

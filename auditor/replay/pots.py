@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from auditor import model as M
 from auditor.fastinit import by_fields, frozen_class
+from auditor.model import Board, CashDrop, Collect, Hand, Muck, PotClaim, SeatResult, Show, TableEvent, UncalledReturn
 from auditor.profiles import Profile
 from auditor.replay.betting import Player, Trace
 from auditor.replay.cards import EVALUATED_GAMES, HILO_GAMES, high_key, known, low_key
@@ -111,7 +111,7 @@ class PotTrace:
     printed_returns: dict[str, int]
     pots: list[Pot]
     total_expected: int  # what "Total pot" should say
-    claim: M.PotClaim | None
+    claim: PotClaim | None
     rake: int
     fees: int
     awards: list[Award] = field(default_factory=list)
@@ -144,7 +144,7 @@ class PotTrace:
         printed_returns: dict[str, int],
         pots: list[Pot],
         total_expected: int,
-        claim: M.PotClaim | None,
+        claim: PotClaim | None,
         rake: int,
         fees: int,
         awards: list[Award] | None = None,
@@ -223,7 +223,7 @@ def run_shares(amount: int, runs: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(runs)]
 
 
-def boards_by_run(events: list[M.Board]) -> dict[int, tuple[str, ...]]:
+def boards_by_run(events: list[Board]) -> dict[int, tuple[str, ...]]:
     """The final board of every run (a later run shares the cards dealt before it started)."""
     boards: dict[int, tuple[str, ...]] = {}
     for e in events:
@@ -250,8 +250,8 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
     """Cards each contender showed, and the players who mucked (conceded) without showing."""
     shown: dict[str, tuple[str, ...]] = {}
     by = t.by_type  # (``t.of``, inlined: no empty list made for a type the hand has none of)
-    shows = by.get(M.Show, _NONE)
-    mucks = by.get(M.Muck, _NONE)
+    shows = by.get(Show, _NONE)
+    mucks = by.get(Muck, _NONE)
     showed: set[str] = set()
     mucked: set[str] = set()
     for e in shows:
@@ -260,7 +260,7 @@ def shown_cards(t: Trace) -> tuple[dict[str, tuple[str, ...]], set[str]]:
             shown[e.player] = e.cards
     for m in mucks:
         mucked.add(m.player)
-    for r in by.get(M.SeatResult, _NONE):
+    for r in by.get(SeatResult, _NONE):
         if r.cards and " showed [" in r.text and known(r.cards):
             if r.player not in shown:
                 shown[r.player] = r.cards
@@ -302,10 +302,10 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         elif v > second:
             second = v
     house = 0
-    for cash in by.get(M.CashDrop, _NONE):
+    for cash in by.get(CashDrop, _NONE):
         house += cash.amount
     printed_returns: dict[str, int] = {}
-    for u in by.get(M.UncalledReturn, _NONE):
+    for u in by.get(UncalledReturn, _NONE):
         printed_returns[u.player] = printed_returns.get(u.player, 0) + u.amount
 
     # C1: the uncalled part of the largest contribution
@@ -325,8 +325,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
     if merged is None:
         merged = _layers(t.players, level, dead_total, facts.pot_boundaries)
 
-    claims = by.get(M.PotClaim)
-    claim: M.PotClaim | None = None
+    claims = by.get(PotClaim)
+    claim: PotClaim | None = None
     if claims:
         claim = claims[0]
         if len(claims) > 1:
@@ -334,7 +334,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             claim = next((c for c in claims if c.street == "summary"), claim)
     rake = claim.rake or 0 if claim else 0
     if claim is not None and claim.rake is None and t.facts.rake_unprinted_is_remainder and not t.hand.is_tournament:
-        rake = max(0, claim.total - sum(c.amount for c in t.of(M.Collect)))
+        rake = max(0, claim.total - sum(c.amount for c in t.of(Collect)))
     elif (
         claim is None
         and t.facts.rake_unprinted_is_remainder
@@ -345,8 +345,8 @@ def build(t: Trace, profile: Profile) -> PotTrace:
         # no total and no rake printed: the rake is what the pots leave after the winnings (less
         # the uncalled parts the winnings pay back)
         back = sum(expected_returns.values()) if not t.facts.prints_uncalled and t.facts.uncalled_in_collect else 0
-        won = sum(c.amount for c in t.of(M.Collect)) - back
-        rake = max(0, sum(a for a, *_ in merged) - won) if t.of(M.Collect) else 0
+        won = sum(c.amount for c in t.of(Collect)) - back
+        rake = max(0, sum(a for a, *_ in merged) - won) if t.of(Collect) else 0
     fees = sum(a for _, a in claim.fees) if claim is not None and claim.fees else 0
     total_expected = sum(level.values()) + dead_sum + unattributed
     if t.facts.drop_in_total:
@@ -387,7 +387,7 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             order = tuple(_clockwise(t, e, keys) if len(e) > 1 else e)
             pots.append(Pot(f"side-{i}" if i else "main", a, order, lo, hi, who, d, net))
     pt = PotTrace(contrib, dead, house, expected_returns, printed_returns, pots, total_expected, claim, rake, fees)
-    pt.boards = boards_by_run(by.get(M.Board, []))
+    pt.boards = boards_by_run(by.get(Board, []))
     seen: _Seen | None = None
     if len(pots) == 1 and len(pots[0].eligible) == 1 and profile.disconnect_win_limit == "none":
         # (most hands) one pot that one player can win: :func:`_award`'s answer, without its lookups
@@ -432,12 +432,12 @@ def build(t: Trace, profile: Profile) -> PotTrace:
             pt.decided, pt.antes_decide_total = False, not expected_returns
             pt.notes.append("the antes are unattributed: who should have won each pot is not judged")
     collected = pt.collected
-    collects = by.get(M.Collect)
+    collects = by.get(Collect)
     if collects:
         for c in collects:
             collected[c.player] = collected.get(c.player, 0) + c.amount
     elif facts.collects_only_at_showdown:
-        for r in by.get(M.SeatResult, _NONE):  # no collect line at all: the summary's "won $X" is the award
+        for r in by.get(SeatResult, _NONE):  # no collect line at all: the summary's "won $X" is the award
             if r.won:
                 collected[r.player] = collected.get(r.player, 0) + sum(r.won)
     return pt
@@ -526,7 +526,7 @@ def _unattributed_antes(t: Trace) -> int:
     return unattributed_antes(t.hand)
 
 
-def unattributed_antes(h: M.Hand) -> int:
+def unattributed_antes(h: Hand) -> int:
     """The antes a hand's pot holds that nobody is recorded paying (``Hand.extras``), 0 if none."""
     x = h.extras
     total = x.get("antes_total", "")
@@ -681,7 +681,7 @@ def _disconnect_allowance(t: Trace, pt: PotTrace, profile: Profile) -> dict[str,
     if profile.disconnect_win_limit == "none":
         return {}
     out: dict[str, int] = {}
-    for e in t.of(M.TableEvent):
+    for e in t.of(TableEvent):
         pl = t.players.get(e.player or "")
         if e.kind != "disconnected_all_in" or pl is None or pl.folded or pl.name in out:
             continue
@@ -730,11 +730,11 @@ def _draw_runs(t: Trace, pot: Pot, contenders: list[str], profile: Profile) -> l
     None when a contender showed no hand for a run."""
     from auditor.replay.showdown import award_pot
 
-    per_run = {e.player for e in t.of(M.Show) if e.run > 1}  # players who show a hand for each run
+    per_run = {e.player for e in t.of(Show) if e.run > 1}  # players who show a hand for each run
     out: list[Award] = []
     for r, share in enumerate(run_shares(pot.net, t.hand.runs), start=1):
         # a player who stood pat shows one hand, the same for every run
-        shown = {e.player: e.cards for e in t.of(M.Show)
+        shown = {e.player: e.cards for e in t.of(Show)
                  if (e.run == r or e.player not in per_run) and known(e.cards)}  # fmt: skip
         if any(n not in shown for n in contenders):
             return None

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
 
-from auditor import model as M
 from auditor.findings import Finding, HandKind, Severity, rule
+from auditor.model import Board, CashOut, Collect, PotClaim, Show, UncalledReturn
 from auditor.profiles import Profile
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HILO_GAMES, category, known
@@ -76,7 +76,7 @@ def a001(t: Trace, pt: PotTrace) -> list[Finding]:
         want, got = pt.expected_returns.get(name, 0), pt.printed_returns.get(name, 0)
         if want == got:
             continue
-        ev = next((e for e in t.of(M.UncalledReturn) if e.player == name), None)
+        ev = next((e for e in t.of(UncalledReturn) if e.player == name), None)
         line, col = (ev.line, ev.col) if ev else _claim_line(pt, t)
         if got == 0:
             msg = f"{money(h, want)} of {name}'s bet was not called, but it was not returned to {name}"
@@ -121,7 +121,7 @@ def _total_excludes(t: Trace, pt: PotTrace, returned: int) -> bool:
     return _total_agrees(pt.claim, _expected_total(t, pt), pt.house)
 
 
-def _total_agrees(claim: M.PotClaim, want: int, house: int) -> bool:
+def _total_agrees(claim: PotClaim, want: int, house: int) -> bool:
     """The printed total is the expected one (or it plus house money), to the printed precision."""
     total, unit = claim.total, claim.unit
     return abs(total - want) < unit or abs(total - want - house) < unit
@@ -251,7 +251,7 @@ def _split_in_site_units(t: Trace, pt: PotTrace) -> bool:
 
 
 def _cashed_out(t: Trace) -> set[str]:
-    return {e.player for e in t.of(M.CashOut) if e.kind == "cash_out"}
+    return {e.player for e in t.of(CashOut) if e.kind == "cash_out"}
 
 
 def _merges_into(printed: list[int], pt: PotTrace) -> bool:
@@ -275,10 +275,10 @@ def _eligible_total(pt: PotTrace, name: str) -> int:
 
 
 def _collect_line(t: Trace, name: str) -> tuple[int, int]:
-    e = next((e for e in t.of(M.Collect) if e.player == name), None)
+    e = next((e for e in t.of(Collect) if e.player == name), None)
     if e is not None:
         return e.line, e.col
-    c = next(iter(t.of(M.PotClaim)), None)
+    c = next(iter(t.of(PotClaim)), None)
     return (c.line, c.col) if c else (t.hand.last_line, 1)
 
 
@@ -369,7 +369,7 @@ def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     h = t.hand
     if h.cancelled or not pt.decided or h.game not in _PAID_GAMES:
         return out
-    cashing = t.by_type.get(M.CashOut)
+    cashing = t.by_type.get(CashOut)
     if pt.allocation_known and pt.collected == pt.expected_paid and not t.facts.converted and not cashing:
         # (most hands) every player collected what the rules pay, and no uncalled part is added
         # to a collect below: each expected return was printed
@@ -422,10 +422,10 @@ def _compare(t: Trace, pt: PotTrace) -> list[Finding]:
     # Where the site names the pot it paid from ("collected $5 from side pot-1") and its pots are
     # the derived ones, a payment from a pot the player was not eligible for is A005 at that line.
     by_label = {p.label: p for p in pt.pots}
-    labelled = {e.pot for e in t.of(M.Collect)} <= set(by_label) and len(t.of(M.Collect)) > 0
+    labelled = {e.pot for e in t.of(Collect)} <= set(by_label) and len(t.of(Collect)) > 0
     ineligible: set[str] = set()
     if labelled:
-        for e in t.of(M.Collect):
+        for e in t.of(Collect):
             if e.player in wrong and e.player not in by_label[e.pot].eligible and e.player not in ineligible:
                 ineligible.add(e.player)
                 out.append(flag(t, "A005", e.line, e.col,
@@ -517,7 +517,7 @@ def a009(t: Trace, pt: PotTrace) -> Sequence[Finding]:
 
 def _flop_dealt(t: Trace) -> bool:
     """A flop was dealt (a loop: no generator built per hand)."""
-    for e in t.of(M.Board):  # noqa: SIM110
+    for e in t.of(Board):  # noqa: SIM110
         if e.street in ("flop", "turn", "river"):
             return True
     return False
@@ -558,7 +558,7 @@ def a010(t: Trace, pt: PotTrace) -> Sequence[Finding]:
         returned = sum(pt.expected_returns.values())  # returned without a printed line (older exports)
     if not returned and not t.facts.prints_uncalled and not t.facts.uncalled_in_collect:
         returned = sum(pt.expected_returns.values())  # returned silently, outside the collects (OnGame)
-    cashed = _cashed_out(t) if t.by_type.get(M.CashOut) else None
+    cashed = _cashed_out(t) if t.by_type.get(CashOut) else None
     settled = sum(v for n, v in pt.expected_paid.items() if n in cashed and not pt.collected.get(n)) if cashed else 0
     out = sum(pt.collected.values()) + returned + pt.rake + pt.fees + settled
     if pt.rake < 0 and out == put_in:
@@ -594,7 +594,7 @@ def _conserved_without_total(t: Trace, pt: PotTrace) -> Sequence[Finding]:
         returned += sum(v for n, v in pt.expected_returns.items() if not pt.collected.get(n))
     out = sum(pt.collected.values()) + returned
     if out > put_in:
-        c = next(iter(t.of(M.Collect)), None)
+        c = next(iter(t.of(Collect)), None)
         line, col = (c.line, c.col) if c is not None else (h.last_line, 1)
         return [flag(t, "A010", line, col,
             f"{money(h, put_in)} was put in, but {money(h, out)} comes out (collected "
@@ -664,7 +664,7 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     game = h.game
     if game not in _AWARD_GAMES or h.runs > 1:
         return NOTHING
-    for s in t.of(M.Show):  # (most hands show no described hand: their events are not read)
+    for s in t.of(Show):  # (most hands show no described hand: their events are not read)
         if s.description:
             break
     else:
@@ -673,11 +673,11 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
     hilo = game in HILO_GAMES
     board: list[str] = []
     described: set[str] = set()
-    board_t, show_t = M.Board, M.Show
+    board_t, show_t = Board, Show
     for ev in h.events:  # (the boards and the shows, in record order; the model's event classes are final)
         ty = type(ev)
         if ty is board_t:
-            b = cast(M.Board, ev)
+            b = cast(Board, ev)
             if b.run == 1:
                 board = list(b.board_before) + [c for c in b.cards if c not in b.board_before] if b.board_before \
                     else (list(b.cards) if b.street in ("flop", "preflop") else board + list(b.cards))  # fmt: skip
@@ -685,7 +685,7 @@ def d001(t: Trace, pt: PotTrace) -> Sequence[Finding]:
         # a description is the hand at the moment it was shown (GG shows all-in hands early)
         if ty is not show_t or len(board) < 3:
             continue
-        e = cast(M.Show, ev)
+        e = cast(Show, ev)
         if not e.cards or not e.description or not known(e.cards):
             continue
         if hilo and e.player in described:

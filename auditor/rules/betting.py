@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor import model as M
 from auditor.findings import Finding, HandKind, Severity, rule
+from auditor.model import Action, Post, TableEvent
 from auditor.replay.betting import Step, Trace
 from auditor.rules.common import NOTHING, flag, money
 
@@ -39,7 +39,7 @@ def walk(t: Trace) -> list[Finding]:
     fl = h.structure == "FL"
     marked = facts.prints_all_in
     checks_unasked = facts.checks_when_no_betting
-    adds: list[M.TableEvent] | None = None
+    adds: list[TableEvent] | None = None
     for s in t.steps:
         e = s.event
         seated = s.actor_seated
@@ -48,7 +48,7 @@ def walk(t: Trace) -> list[Finding]:
             if add > s.stack:
                 # S001, or S002 after a chips-added line of the player's
                 if adds is None:
-                    adds = [a for a in t.of(M.TableEvent) if a.player and _ADDS.search(a.text)]
+                    adds = [a for a in t.of(TableEvent) if a.player and _ADDS.search(a.text)]
                 line = next((a for a in adds if a.player == e.player and a.line < e.line), None)
                 if line is None:
                     out.append(flag(t, "S001", e.line, e.col,
@@ -65,14 +65,14 @@ def walk(t: Trace) -> list[Finding]:
             elif add and marked:  # S003
                 after = s.stack_after
                 if after > 0:
-                    if (e.all_in or (type(e) is M.Action and e.cap_reached)) and not s.all_in_after:
+                    if (e.all_in or (type(e) is Action and e.cap_reached)) and not s.all_in_after:
                         out.append(flag(t, "S003", e.line, e.col,
                                         f"{e.player} is printed all-in but still had {money(h, after)}",
                                         expected=False, actual=True))  # fmt: skip
                 elif (
                     after == 0
-                    and not (e.all_in or (type(e) is M.Action and e.cap_reached))
-                    and (facts.marks_all_in_posts or type(e) is not M.Post)
+                    and not (e.all_in or (type(e) is Action and e.cap_reached))
+                    and (facts.marks_all_in_posts or type(e) is not Post)
                     and (facts.all_in_on_antes or not _is_ante(e))
                 ):
                     out.append(flag(t, "S003", e.line, e.col,
@@ -84,7 +84,7 @@ def walk(t: Trace) -> list[Finding]:
             if e.player not in unseated:
                 unseated.add(e.player)
                 out.append(flag(t, "H003", e.line, e.col, f"{e.player} wagers without a seat at the table"))
-        if type(e) is not M.Action:  # (the model's event classes are final)
+        if type(e) is not Action:  # (the model's event classes are final)
             continue
         kind = e.kind
         if fl and s.betting and s.fl_cap_exceeded:  # B010
@@ -238,8 +238,8 @@ def walked(t: Trace, code: str) -> Sequence[Finding]:
 _ADDS = re.compile(r"re-buys|rebuys|add-on|adds|table deposit|deposit", re.I)
 
 
-def _is_ante(e: M.Action | M.Post) -> bool:
-    return isinstance(e, M.Post) and e.kind in ("ante", "big_blind_ante")
+def _is_ante(e: Action | Post) -> bool:
+    return isinstance(e, Post) and e.kind in ("ante", "big_blind_ante")
 
 
 @rule("B001", "illegal-reraise", Severity.ERROR, stage="hand", applies=_betting, group=walk)

@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from auditor import findings as F
-from auditor import model as M
 from auditor.findings import Finding, HandKind, Severity, rule
 from auditor.handprint import first_difference, prints
+from auditor.model import Board, Hand, HoleCards, Muck, SeatResult, Show
 from auditor.replay.betting import Trace
 from auditor.replay.cards import HOLE_CARDS
 from auditor.rules.betting import walk, walked
@@ -17,9 +17,9 @@ from auditor.seenstore import First, SeenStore
 
 _NO_DECK_CHECK = frozenset({"draw", "other"})
 #: The events that name a player's cards (H002, H004).
-_HOLDINGS: frozenset[type] = frozenset({M.HoleCards, M.Show, M.Muck, M.SeatResult})
-_HOLDING_TYPES: tuple[type[M.HoleCards] | type[M.Show] | type[M.Muck] | type[M.SeatResult], ...] = (
-    M.HoleCards, M.Show, M.Muck, M.SeatResult)  # fmt: skip
+_HOLDINGS: frozenset[type] = frozenset({HoleCards, Show, Muck, SeatResult})
+_HOLDING_TYPES: tuple[type[HoleCards] | type[Show] | type[Muck] | type[SeatResult], ...] = (
+    HoleCards, Show, Muck, SeatResult)  # fmt: skip
 _NONE: tuple[Any, ...] = ()  # (a hand's events of a type it has none of)
 
 
@@ -71,7 +71,7 @@ class DuplicateIds:
     def __init__(self, seen: SeenStore | None = None) -> None:
         self.seen = seen if seen is not None else SeenStore()
 
-    def first_of(self, hand: M.Hand, fp: bytes) -> First | None:
+    def first_of(self, hand: Hand, fp: bytes) -> First | None:
         """The first record seen under the hand's id (its site's), or None: then the hand is that
         first record, remembered with its fingerprint ``fp``.  One lookup a hand (on disk, past
         the first 10,000 hands, a query of the database): :meth:`copy` and :meth:`differs` judge
@@ -82,7 +82,7 @@ class DuplicateIds:
             self.seen[key] = (hand.path, hand.first_line, fp)
         return first
 
-    def copy_of(self, hand: M.Hand, lines: Sequence[str], fp: bytes | None = None) -> Finding | None:
+    def copy_of(self, hand: Hand, lines: Sequence[str], fp: bytes | None = None) -> Finding | None:
         """The H005 finding when ``hand`` is an identical copy of a hand already seen, else None
         (and the hand is remembered when it is the first with its id).  ``fp``: the lines'
         :func:`fingerprint`, when the caller made it already."""
@@ -91,7 +91,7 @@ class DuplicateIds:
         return None if first is None else self.copy(hand, fp, first)
 
     @staticmethod
-    def copy(hand: M.Hand, fp: bytes, first: First) -> Finding | None:
+    def copy(hand: Hand, fp: bytes, first: First) -> Finding | None:
         """H005 when the record ``first`` (:meth:`first_of`) is the same text as ``hand``'s (the
         same fingerprint ``fp``), else None."""
         if first[2] != fp:
@@ -102,7 +102,7 @@ class DuplicateIds:
                       first_path=first[0], first_line=first[1])  # fmt: skip
 
     def check(
-        self, hand: M.Hand, t: Trace, lines: Sequence[str] | None = None, fp: bytes | None = None
+        self, hand: Hand, t: Trace, lines: Sequence[str] | None = None, fp: bytes | None = None
     ) -> Iterator[Finding]:
         """H001 when another record with the hand's id, different from it, was seen before
         (``fp``: the :func:`fingerprint` of ``lines``, when the caller made it already)."""
@@ -114,7 +114,7 @@ class DuplicateIds:
 
     @staticmethod
     def differs(
-        hand: M.Hand, t: Trace, first: First, lines: Sequence[str] | None = None, fp: bytes = b""
+        hand: Hand, t: Trace, first: First, lines: Sequence[str] | None = None, fp: bytes = b""
     ) -> list[Finding]:
         """H001 on ``hand`` (its trace ``t``; ``lines`` and their fingerprint ``fp``, when known),
         whose id was seen first as the record ``first`` (:meth:`first_of`), not a copy of it:
@@ -152,7 +152,7 @@ def dealt(t: Trace) -> list[Finding]:
     owner: dict[str, str] = {}
     if deck:
         boards: dict[int, set[str]] = {}
-        for b in by.get(M.Board, _NONE):  # (in record order among themselves: the re-print test reads it)
+        for b in by.get(Board, _NONE):  # (in record order among themselves: the re-print test reads it)
             seen = boards.get(b.run)
             if seen is None:
                 seen = boards[b.run] = set()
@@ -165,7 +165,7 @@ def dealt(t: Trace) -> list[Finding]:
     for ty in _HOLDING_TYPES:
         for e in by.get(ty, _NONE):
             cards = e.cards
-            if ty is M.HoleCards and e.new_cards:
+            if ty is HoleCards and e.new_cards:
                 cards = cards + e.new_cards
             if not cards:
                 continue
@@ -195,11 +195,11 @@ def dealt_in_order(t: Trace) -> list[Finding]:
     owner: dict[str, str] = {}
     boards: dict[int, set[str]] = {}
     reported: set[str] = set()
-    board_t, hole_t, holdings = M.Board, M.HoleCards, _HOLDINGS
+    board_t, hole_t, holdings = Board, HoleCards, _HOLDINGS
     for e in h.events:  # (the model's event classes are final: a type test is an isinstance test)
         ty = type(e)
         if ty is board_t:
-            assert isinstance(e, M.Board)
+            assert isinstance(e, Board)
             if not deck:
                 continue
             seen = boards.get(e.run)
