@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || { echo "run scripts/test.sh first (it makes .venv)" >&2; exit 2; }
 if [ -n "${HHAUDIT_BUILT:-}" ]; then
-  status=$HHAUDIT_BUILT  # the wheel was built already (.ci/run builds it while the pure suite runs): its status
+  status=$HHAUDIT_BUILT  # the wheel was built already by the caller: its status
 else
   set +e
   bash scripts/build_compiled.sh
