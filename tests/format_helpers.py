@@ -4,7 +4,7 @@ folder against an independent count of hand headers, and audits of mutated fixtu
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,3 +153,11 @@ def first(lines: list[str], code: str) -> int | None:
     from tests.test_mutations import audit_text as audit_lines
 
     return next((f.line for f in audit_lines(lines) if f.code == code), None)
+
+
+def parsed_hands(folder: Path) -> Iterator[M.Hand]:
+    """Every hand of ``folder`` read as the CLI reads it (``iter_parsed``, not judged), cancelled
+    hands and hands that could not be read left out."""
+    for hand, _found in iter_parsed([str(folder)], Summary(), rules=None):
+        if hand is not None and not hand.cancelled:
+            yield hand

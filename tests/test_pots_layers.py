@@ -11,13 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.formats import Chunk, parse_chunk
-from auditor.pipeline import Summary, iter_chunks
 from auditor.profiles import for_hand
 from auditor.replay import replay
 from auditor.replay.betting import Player
 from auditor.replay.pots import _layers, _one_layer
 from tests.conftest import FIXTURES, corpus_dir
+from tests.format_helpers import parsed_hands
 
 MODES = ("merge", "allin_boundaries")
 
@@ -43,12 +42,7 @@ def _agree(players: dict[str, Player], level: dict[str, int], dead: int, mode: s
 
 def _check_folder(folder: Path) -> tuple[int, int]:
     hands = short = 0
-    for item in iter_chunks([str(folder)], Summary()):
-        if not isinstance(item, Chunk):
-            continue
-        hand, _found = parse_chunk(item)
-        if hand is None or hand.cancelled:
-            continue
+    for hand in parsed_hands(folder):
         t = replay(hand, for_hand(hand.site, None))
         level = _levels(t.players)
         for mode in MODES:

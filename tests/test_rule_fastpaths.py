@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor import model as M
-from auditor.formats import Chunk, parse_chunk
-from auditor.pipeline import Summary, iter_chunks
 from auditor.profiles import for_hand
 from auditor.replay import Trace, replay
 from auditor.replay.pots import PotTrace, _award, build, split
 from auditor.rules import awards
 from auditor.rules.hand import dealt, dealt_in_order
 from tests.conftest import FIXTURES, corpus_dir
-
-
-def _hands(folder: Path) -> Iterator[M.Hand]:
-    for item in iter_chunks([str(folder)], Summary()):
-        if not isinstance(item, Chunk):
-            continue
-        hand, _found = parse_chunk(item)
-        if hand is not None and not hand.cancelled:
-            yield hand
+from tests.format_helpers import parsed_hands
 
 
 def _as_dicts(found: list[Any]) -> list[dict[str, Any]]:
@@ -58,7 +47,7 @@ def _general_award(t: Trace, pt: PotTrace) -> tuple[Any, ...]:
 
 def _check_folder(folder: Path) -> int:
     n = 0
-    for hand in _hands(folder):
+    for hand in parsed_hands(folder):
         t = replay(hand, for_hand(hand.site, None))
         assert _as_dicts(dealt(t)) == _as_dicts(dealt_in_order(t)), (hand.path, hand.hand_id)
         pt = build(t, t.profile)
@@ -78,10 +67,10 @@ def test_short_paths_on_every_corpus_hand() -> None:
     assert _check_folder(corpus_dir()) > 1000
 
 
-def _card_hands() -> list[M.Hand]:
+def _cardparsed_hands() -> list[M.Hand]:
     """Fixture hands of a game with a deck check and hole cards, that show cards at a showdown."""
     out = []
-    for hand in _hands(FIXTURES / "sites"):
+    for hand in parsed_hands(FIXTURES / "sites"):
         if hand.game in ("holdem", "omaha", "omaha_hilo") and any(type(e) is M.Show for e in hand.events):
             out.append(hand)
     return out[:40]
@@ -108,15 +97,15 @@ def _redrawn(hand: M.Hand, draw: st.DrawFn) -> M.Hand:
 
 
 @st.composite
-def redrawn_hands(draw: st.DrawFn) -> M.Hand:
+def redrawnparsed_hands(draw: st.DrawFn) -> M.Hand:
     if not _CARD_HANDS:
-        _CARD_HANDS.extend(_card_hands())
+        _CARD_HANDS.extend(_cardparsed_hands())
     hand = draw(st.sampled_from(_CARD_HANDS))
     return _redrawn(hand, draw)
 
 
 @settings(max_examples=300, deadline=None)
-@given(hand=redrawn_hands())
+@given(hand=redrawnparsed_hands())
 def test_the_pass_by_type_finds_what_the_ordered_pass_finds(hand: M.Hand) -> None:
     t = replay(hand, for_hand(hand.site, None))
     assert _as_dicts(dealt(t)) == _as_dicts(dealt_in_order(t))

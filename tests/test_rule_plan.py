@@ -14,13 +14,12 @@ import pytest
 
 from auditor.audit import _ROOTS, _line_order, fold_consequences, hand_kind, judge
 from auditor.findings import Finding, HandKind, Stage, catalogue, plan
-from auditor.formats import Chunk, parse_chunk
-from auditor.pipeline import Summary, iter_chunks
 from auditor.profiles import for_hand
 from auditor.replay import Trace, replay
 from auditor.replay.pots import PotTrace
 from auditor.replay.pots import build as build_pots
 from tests.conftest import FIXTURES, corpus_dir
+from tests.format_helpers import parsed_hands
 
 
 def _every(stage: Stage) -> list[Any]:
@@ -50,12 +49,7 @@ def _reference(t: Trace, pt: PotTrace) -> list[Finding]:
 
 
 def _audited(folder: Path) -> Iterator[tuple[Trace, PotTrace]]:
-    for item in iter_chunks([str(folder)], Summary()):
-        if not isinstance(item, Chunk):
-            continue
-        hand, _found = parse_chunk(item)
-        if hand is None or hand.cancelled:
-            continue
+    for hand in parsed_hands(folder):
         profile = for_hand(hand.site, None)
         t = replay(hand, profile)
         yield t, build_pots(t, profile)
