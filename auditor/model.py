@@ -680,6 +680,18 @@ def new_uncalled(line: int, col: int, street: Street, run: int, player: str, amo
     return UncalledReturn(line, col, street, run, player, amount)
 
 
+def new_seat(seat: int, player: str, stack: int, line: int, bounty: int | None = None,
+             sitting_out: bool = False) -> Seat:  # fmt: skip
+    """``Seat(...)`` (~7 a hand)."""
+    return Seat(seat, player, stack, line, bounty, sitting_out)
+
+
+def new_seat_result(line: int, col: int, street: Street, run: int, seat: int, player: str, text: str,
+                    won: tuple[int, ...] = (), cards: tuple[str, ...] = ()) -> SeatResult:  # fmt: skip
+    """``SeatResult(...)`` (a summary seat line: ~7 a hand)."""
+    return SeatResult(line, col, street, run, seat, player, text, won, cards)
+
+
 #: Each builder function above and its class (``tests/test_fastinit.py`` checks they agree).
 BUILDERS: dict[str, type] = {
     "new_action": Action,
@@ -690,6 +702,8 @@ BUILDERS: dict[str, type] = {
     "new_muck": Muck,
     "new_collect": Collect,
     "new_uncalled": UncalledReturn,
+    "new_seat": Seat,
+    "new_seat_result": SeatResult,
 }
 
 

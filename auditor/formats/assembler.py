@@ -364,7 +364,7 @@ class HandAssembler:
         chips = self._amounts.get(stack) if stack is not None else 0
         if chips is None:
             chips = self.amt(stack)
-        self.seats.append(M.Seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
+        self.seats.append(M.new_seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
@@ -819,8 +819,8 @@ class HandAssembler:
         n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
         if n is None:
             n = self.number(seat, "seat number")
-        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player,
-                                        roles + " " + rest if roles else " " + rest, won, cards))  # fmt: skip
+        self.events.append(M.new_seat_result(self.line, self.col, self.street, self.run, n, player,
+                                              roles + " " + rest if roles else " " + rest, won, cards))  # fmt: skip
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip

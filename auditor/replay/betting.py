@@ -760,10 +760,14 @@ class Replay:
             add = e.amount
             pl.dead += e.amount
             self.put(pl, e.amount, False)
+        if not pl.stack_known and add > 0 and e.all_in:  # (as :meth:`_took` does; the step is made once, here)
+            pl.stack, pl.all_in = 0, True
+            stack = add
+        after = pl.stack
         # (a post has no betting facts)
-        s = _new_step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0, 0, 0, 0, 0,
-                      self.bb, True, None, None, None, 0, False, None, 0, stack, False)  # fmt: skip
-        self._took(s, pl, add)
+        self.steps.append(_new_step(i, e, self.street, False, None, False, pl.seated, False, False, False, stack, 0, 0,
+                                    0, 0, 0, 0, self.bb, True, None, None, None, 0, False, None, add, after,
+                                    after == 0 or pl.capped))  # fmt: skip
 
     def _took(self, s: Step, pl: Player, add: int) -> None:
         """Complete the step ``s`` of ``pl`` with what its wager or post took (``add``), once
@@ -888,7 +892,14 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        self._took(s, pl, add)
+        if not pl.stack_known and add > 0 and e.all_in:  # (:meth:`_took`, inlined: one call a wager)
+            pl.stack, pl.all_in = 0, True
+            s.stack = add
+        after = pl.stack
+        s.add = add
+        s.stack_after = after
+        s.all_in_after = after == 0 or pl.capped
+        self.steps.append(s)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""

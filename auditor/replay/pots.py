@@ -197,6 +197,10 @@ def _clockwise(t: Trace, names: list[str], keys: dict[str, int] | None = None) -
         return list(names)
     if keys is None:
         keys = _seat_keys(t)
+    try:  # (every name a dealt player's, as usual: sorted by the dict's own lookup, no Python key call per name)
+        return sorted(names, key=keys.__getitem__)
+    except KeyError:
+        pass
     button = t.hand.button if t.hand.button is not None else 0
     unseated = (-button - 1) % 1000
     return sorted(names, key=lambda n: keys.get(n, unseated))
