@@ -278,7 +278,7 @@ class Registry:
         self._formats = None
         self.house.clear()
         for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
-                     "preamble", "patterns"):  # fmt: skip
+                     "preamble", "patterns", "header_dispatch", "documents"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -336,13 +336,65 @@ class Registry:
             patterns = {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in self.supported()}
             return {"patterns": patterns, **self._compile(patterns)}
 
+        return self._cached("patterns", build)
+
+    def _cached(self, kind: str, build: Callable[[], dict[str, Any]], *also: Path) -> dict[str, Any]:
+        """``build()``, from the on-disk cache (:mod:`auditor.formats.cache`) under a key of every
+        card and grammar of the registry and the files ``also`` (the code that derives the value,
+        when it is not in :mod:`auditor.formats`, which the cache's code fingerprint covers)."""
         fmts = list(self.formats.values())
         if any(f.reader_module and not f.reader_module.startswith("auditor.formats.") for f in fmts):
             return build()  # a plug-in reader module outside the package: its source is not in the key
         from auditor.formats.cache import header_patterns
 
         grammars = sorted({g for f in fmts for g in f.grammars})
-        return header_patterns([f.card for f in fmts], grammars, build)
+        return header_patterns([f.card for f in fmts], [*grammars, *also], build, kind)
+
+    @cached_property
+    def header_dispatch(self) -> dict[str, Any]:
+        """What the split's header detection (:class:`auditor.ingest.HeaderDispatch`) reads, derived
+        from the header patterns once (~20 ms: reading the patterns' literal starts and first
+        characters, compiling a trie and an alternation per first character) and kept in the on-disk
+        cache with the registry's other patterns, so a run of many hands loads it (issue 16):
+
+        * ``by_char``: for each character a text format's header can start with
+          (:func:`auditor.formats.firstchars.first_chars` of each ``(?P<fmt_NAME>...)`` group), the
+          alternation of the formats' groups that can start with it, in the detector's order (the
+          same pattern object for the characters of one set of formats);
+        * ``other``: the alternation for any other character (the formats whose first characters
+          are not known), or None;
+        * ``scan``: the trie of the literal starts of every text format's header and of the
+          separator lines (:func:`auditor.lineprefix.prefixes`), searched after a newline, or None
+          when a pattern may start with any text."""
+        lineprefix = Path(__file__).resolve().parent.parent / "lineprefix.py"
+        return self._cached("dispatch", self._dispatch, *([lineprefix] if lineprefix.is_file() else []))
+
+    def _dispatch(self) -> dict[str, Any]:
+        from auditor.formats.firstchars import first_chars
+        from auditor.lineprefix import prefixes, scanner
+
+        text = [f.name for f in self.supported() if not f.is_document]
+        patterns = self.patterns
+        starts: set[str] | None = set()
+        for rx in (*(re.compile(patterns[name][0]) for name in text), self.separator_line):
+            found = prefixes(rx)
+            starts = None if starts is None or found is None else starts | found
+        parts = [f"(?P<fmt_{name}>{patterns[name][0]})" for name in text]
+        firsts = [first_chars(re.compile(part)) for part in parts]
+        made: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+        def alternation(chosen: tuple[str, ...]) -> re.Pattern[str] | None:
+            if chosen not in made:
+                made[chosen] = re.compile("|".join(chosen)) if chosen else None
+            return made[chosen]
+
+        pairs = list(zip(parts, firsts, strict=True))
+        chars = sorted({c for f in firsts if f is not None for c in f})
+        return {
+            "by_char": {c: alternation(tuple(p for p, f in pairs if f is None or c in f)) for c in chars},
+            "other": alternation(tuple(p for p, f in pairs if f is None)),
+            "scan": scanner(frozenset(starts)) if starts else None,
+        }
 
     def _compile(self, patterns: dict[str, tuple[str, str | None]]) -> dict[str, Any]:
         """The registry's compiled patterns, from each format's ``patterns`` and its card (formats by
@@ -429,10 +481,16 @@ class Registry:
                 return fmt
         return None
 
+    @cached_property
+    def documents(self) -> tuple[tuple[tuple[str, ...], Format], ...]:
+        """The document formats whose cards list file suffixes, with them, in the cards' order."""
+        return tuple((f.suffixes, f) for f in self.supported() if f.is_document and f.suffixes)
+
     def document_for(self, path: str) -> Format | None:
-        """The document format whose card lists the suffix of ``path`` (card key ``suffixes``)."""
+        """The document format whose card lists the suffix of ``path`` (card key ``suffixes``;
+        asked once a file: the formats that list suffixes found once, :attr:`documents`)."""
         low = path.lower()
-        return next((f for f in self.supported() if f.is_document and f.suffixes and low.endswith(f.suffixes)), None)
+        return next((f for suffixes, f in self.documents if low.endswith(suffixes)), None)
 
     def recognise(self, line: str) -> Format | None:
         """A format hhaudit knows of but does not read, whose hands start like ``line``."""
