@@ -365,19 +365,6 @@ def iter_runs(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[int
         info.encoding = "utf-8"
 
 
-_FIRSTS: dict[re.Pattern[str], frozenset[str] | None] = {}
-
-
-def _first_chars_of(rx: re.Pattern[str]) -> frozenset[str] | None:
-    """:func:`auditor.formats.firstchars.first_chars` of ``rx``, read once per pattern (a line
-    whose first character is not in the set cannot match; None: any line may)."""
-    if rx not in _FIRSTS:
-        from auditor.formats.firstchars import first_chars
-
-        _FIRSTS[rx] = first_chars(rx)
-    return _FIRSTS[rx]
-
-
 class HeaderDispatch:
     """:meth:`Registry.detect <auditor.formats.registry.Registry.detect>` tried only with the
     formats whose header can start with the line's first character (issue 16).
@@ -505,9 +492,8 @@ def split_hands(
 
     detect = detect_header
     by_char = detect_header.table()
-    separator_rx = REGISTRY.separator_line
-    sep_firsts = _first_chars_of(separator_rx)
-    separator = separator_rx.match
+    sep_firsts = REGISTRY.separator_firsts
+    separator = REGISTRY.separator_line.match
     summary_start = REGISTRY.summary_start.match
     preamble = REGISTRY.preamble.match
     sniffed = not REGISTRY.sniffers

@@ -102,6 +102,7 @@ def test_the_dispatch_tables_from_the_cache_are_those_derived_from_the_patterns(
     want = {"by_char": {c: alternation(c) for c in chars}, "other": alternation(None), "scan": scan}
     for r in (Registry(), Registry()):  # cold, then warm
         assert r.header_dispatch == want
+        assert r.separator_firsts == first_chars(r.separator_line) == frozenset("*")
     (path,) = cache_dir.glob("dispatch-*.pickle")
     path.write_bytes(b"\x80\x05garbage")
     assert Registry().header_dispatch == want  # rebuilt

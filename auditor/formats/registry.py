@@ -278,7 +278,7 @@ class Registry:
         self._formats = None
         self.house.clear()
         for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
-                     "preamble", "patterns", "header_dispatch", "documents"):  # fmt: skip
+                     "preamble", "patterns", "header_dispatch", "documents", "separator_firsts"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -399,16 +399,20 @@ class Registry:
     def _compile(self, patterns: dict[str, tuple[str, str | None]]) -> dict[str, Any]:
         """The registry's compiled patterns, from each format's ``patterns`` and its card (formats by
         name: the cached value holds no :class:`Format`)."""
+        from auditor.formats.firstchars import first_chars
+
         text = [f for f in self.supported() if not f.is_document]
         formats = self.formats.values()
+        separator = re.compile("|".join(f"(?:{f.separator})" for f in formats if f.separator) or "(?!)")
         return {
             "detector": re.compile("|".join(f"(?P<fmt_{f.name}>{patterns[f.name][0]})" for f in text) or "(?!)"),
             "preamble": re.compile("|".join(f"(?:{f.preamble})" for f in self.supported() if f.preamble) or "(?!)"),
             "sniffers": [(re.compile(patterns[f.name][0]), f.name) for f in self.supported() if f.is_document],
             "recognisers": [(re.compile(f.recognise or "(?!)"), f.name) for f in formats if not f.supported],
             "summary_start": re.compile("|".join(f"(?:{f.summary})" for f in formats if f.summary) or "(?!)"),
-            "separator_line": re.compile("|".join(f"(?:{f.separator})" for f in formats if f.separator) or "(?!)"),
+            "separator_line": separator,
             "lead_ins": {name: re.compile(p) for name, (_h, p) in patterns.items() if p is not None},
+            "separator_firsts": first_chars(separator),
         }
 
     @cached_property
@@ -451,6 +455,14 @@ class Registry:
         """Lines an export prints between hands (archive separators such as ``*** # 2 ***``): the
         cards' ``separator`` patterns."""
         found: re.Pattern[str] = self._derived["separator_line"]
+        return found
+
+    @cached_property
+    def separator_firsts(self) -> frozenset[str] | None:
+        """The characters a :attr:`separator_line` can start with
+        (:func:`auditor.formats.firstchars.first_chars`; None: any), read once with it: the split
+        tries the pattern only on a line starting with one of them."""
+        found: frozenset[str] | None = self._derived["separator_firsts"]
         return found
 
     def detect(self, line: str) -> str | None:
