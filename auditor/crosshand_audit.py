@@ -42,7 +42,6 @@ written and read only by this module, in a folder only the user can read (``temp
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import weakref
@@ -51,6 +50,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
+from auditor.digests import blake2b
 from auditor.findings import Finding
 from auditor.spillsort import dump as _dump
 from auditor.spillsort import load_all as _load_all
@@ -533,7 +533,7 @@ def _salted(salt: int, k: int) -> Callable[[dict[str, Any]], int]:
     key = salt.to_bytes(8, "little")
 
     def which(r: dict[str, Any]) -> int:
-        return int.from_bytes(hashlib.blake2b(bucket_key(r), digest_size=8, key=key).digest(), "little") % k
+        return int.from_bytes(blake2b(bucket_key(r), digest_size=8, key=key).digest(), "little") % k
 
     return which
 

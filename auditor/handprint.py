@@ -17,11 +17,12 @@ make them once.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import zlib
 from array import array
 from collections.abc import Sequence
+
+from auditor.digests import blake2b
 
 #: Bytes of the whole text's digest at the start of :func:`prints`'s value.
 DIGEST = 12
@@ -52,7 +53,7 @@ def prints(lines: Sequence[str]) -> bytes:
         crcs = array("I", [zlib.crc32(line.rstrip().encode("utf-8", "surrogatepass")) for line in lines])
     if sys.byteorder != "little":
         crcs.byteswap()  # (the same bytes on every machine)
-    out = hashlib.blake2b(data, digest_size=DIGEST).digest() + crcs.tobytes()
+    out = blake2b(data, digest_size=DIGEST).digest() + crcs.tobytes()
     if type(lines) is tuple:
         _last = (lines, out)
     return out

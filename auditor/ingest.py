@@ -365,19 +365,6 @@ def iter_runs(stream: BinaryIO, path: str, info: FileInfo) -> Iterator[tuple[int
         info.encoding = "utf-8"
 
 
-_FIRSTS: dict[re.Pattern[str], frozenset[str] | None] = {}
-
-
-def _first_chars_of(rx: re.Pattern[str]) -> frozenset[str] | None:
-    """:func:`auditor.formats.firstchars.first_chars` of ``rx``, read once per pattern (a line
-    whose first character is not in the set cannot match; None: any line may)."""
-    if rx not in _FIRSTS:
-        from auditor.formats.firstchars import first_chars
-
-        _FIRSTS[rx] = first_chars(rx)
-    return _FIRSTS[rx]
-
-
 class HeaderDispatch:
     """:meth:`Registry.detect <auditor.formats.registry.Registry.detect>` tried only with the
     formats whose header can start with the line's first character (issue 16).
@@ -389,8 +376,10 @@ class HeaderDispatch:
     read counts as "any character"); a line is matched against the alternation of the formats
     that can start with its first character, in the detector's order, with the detector's group
     names, so the answer is the detector's (``tests/test_ingest_dispatch.py`` compares them on every
-    corpus and fixture line).  Built after :data:`WARM` lines (a one-hand run never pays for it), and
-    again when the registry's detector changes (a format added or removed).
+    corpus and fixture line).  Its tables are derived once from the patterns and kept in the
+    on-disk cache (:attr:`Registry.header_dispatch <auditor.formats.registry.Registry.header_dispatch>`:
+    ~1 ms to load, ~20 ms to derive); taken after :data:`WARM` lines (a one-hand run never loads
+    them), and again when the registry's detector changes (a format added or removed).
 
     Built with it, :attr:`scan` finds in a run of lines (:class:`Run`) the lines that may be a
     hand header or an archive's separator: the literal starts of every format's header pattern and
@@ -398,33 +387,26 @@ class HeaderDispatch:
     the patterns) in one trie, searched after each newline; None when a pattern may start with any
     text.  A line it does not find is neither (``tests/test_ingest_runs.py``)."""
 
-    #: Lines detected with the plain detector before the dispatch is built (start-up: reading the
-    #: patterns' first characters takes a few milliseconds).
-    WARM = 4_000
+    #: Lines detected with the plain detector before the dispatch is built (start-up: loading its
+    #: tables takes ~1 ms, deriving them when the cache is cold ~20 ms; ~25 hands).
+    WARM = 1_000
 
     def __init__(self) -> None:
         self.source: re.Pattern[str] | None = None
         self.lines = 0
-        self.parts: list[tuple[str, frozenset[str] | None]] = []
+        self.other: re.Pattern[str] | None = None
         self.by_char: dict[str, re.Pattern[str] | None] = {}
         self.scan: re.Pattern[str] | None = None
 
     def _build(self, detector: re.Pattern[str]) -> None:
-        from auditor.formats.firstchars import first_chars
-        from auditor.lineprefix import prefixes, scanner
-
-        self.parts = []
-        starts: set[str] | None = set()
-        for rx in (*(re.compile(REGISTRY.patterns[f.name][0]) for f in REGISTRY.supported() if not f.is_document),
-                   REGISTRY.separator_line):  # fmt: skip
-            found = prefixes(rx)
-            starts = None if starts is None or found is None else starts | found
-        for f in REGISTRY.supported():
-            if not f.is_document:
-                part = f"(?P<fmt_{f.name}>{REGISTRY.patterns[f.name][0]})"
-                self.parts.append((part, first_chars(re.compile(part))))
+        """Take the registry's tables (:attr:`Registry.header_dispatch
+        <auditor.formats.registry.Registry.header_dispatch>`: derived from the patterns once, and
+        kept in the on-disk cache); :attr:`by_char` is filled in place (the split holds it)."""
+        tables = REGISTRY.header_dispatch
         self.by_char.clear()
-        self.scan = scanner(frozenset(starts)) if starts else None
+        self.by_char.update(tables["by_char"])
+        self.other = tables["other"]
+        self.scan = tables["scan"]
         self.source = detector
 
     def scanner(self) -> re.Pattern[str] | None:
@@ -432,15 +414,14 @@ class HeaderDispatch:
         return self.scan if REGISTRY.detector is self.source else None
 
     def table(self) -> dict[str, re.Pattern[str] | None]:
-        """The patterns by first character built so far (a character not in it: call the
-        dispatch), for a caller that inlines the lookup; cleared when the registry changed."""
+        """The patterns by first character (a character not in it: call the dispatch), for a
+        caller that inlines the lookup; empty until built, and emptied when the registry changed."""
         if REGISTRY.detector is not self.source:
             self.by_char.clear()
         return self.by_char
 
     def _for(self, c: str) -> re.Pattern[str] | None:
-        parts = [p for p, firsts in self.parts if firsts is None or c in firsts]
-        rx = re.compile("|".join(parts)) if parts else None
+        rx = self.other  # (a character no format's header is known to start with)
         self.by_char[c] = rx
         return rx
 
@@ -511,9 +492,8 @@ def split_hands(
 
     detect = detect_header
     by_char = detect_header.table()
-    separator_rx = REGISTRY.separator_line
-    sep_firsts = _first_chars_of(separator_rx)
-    separator = separator_rx.match
+    sep_firsts = REGISTRY.separator_firsts
+    separator = REGISTRY.separator_line.match
     summary_start = REGISTRY.summary_start.match
     preamble = REGISTRY.preamble.match
     sniffed = not REGISTRY.sniffers

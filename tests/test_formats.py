@@ -121,3 +121,17 @@ def test_fragment_super_extends_the_earlier_definition(tmp_path: Path) -> None:
     (tmp_path / "c.peg").write_text('f_other = ~r"<<super>>|x"\n', "utf-8")
     with pytest.raises(ValueError, match="extends <<super>>"):
         compose([tmp_path / "c.peg"])
+
+
+def test_a_document_format_is_found_by_the_suffix_its_card_lists() -> None:
+    """``Registry.document_for`` (asked once a file) answers as a search of every supported card does."""
+    from auditor.formats.registry import Registry
+
+    r = Registry()
+    docs = [f for f in r.supported() if f.is_document and f.suffixes]
+    assert docs
+    for f in docs:
+        for suffix in f.suffixes:
+            want = next(g for g in r.supported() if g.is_document and g.suffixes and suffix in g.suffixes)
+            assert r.document_for(f"/some/Dir/hands{suffix.upper()}") is want
+    assert r.document_for("/some/dir/hands.txt") is None

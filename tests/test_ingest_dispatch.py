@@ -5,12 +5,17 @@ start with the line's first character (issue 16)."""
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.formats import REGISTRY
+from auditor.formats.firstchars import first_chars
+from auditor.formats.registry import Registry
 from auditor.ingest import HeaderDispatch, expand_paths, read_stream
+from auditor.lineprefix import prefixes, scanner
 from tests.conftest import FIXTURES, corpus_dir
 from tests.test_pegline import lines_under
 
@@ -72,3 +77,32 @@ def test_the_split_is_the_same_before_and_after_the_dispatch_is_built() -> None:
         ingest.detect_header = saved
     assert fast == plain
     assert len(plain) > 200
+
+
+def test_the_dispatch_tables_from_the_cache_are_those_derived_from_the_patterns(cache_dir: Path) -> None:
+    """The split's tables (``Registry.header_dispatch``) come from the on-disk cache with their
+    programs (issue 16): equal to deriving them now, cold, warm and after a corrupt file; each
+    character's pattern is the alternation of the formats' header groups it can start, in order."""
+    r = Registry()
+    parts = [f"(?P<fmt_{f.name}>{f.header_pattern()})" for f in r.supported() if not f.is_document]
+    firsts = [first_chars(re.compile(p)) for p in parts]
+    chars = {c for f in firsts if f is not None for c in f}
+    assert len(chars) > 10
+
+    def alternation(c: str | None) -> re.Pattern[str] | None:
+        chosen = [p for p, f in zip(parts, firsts, strict=True) if f is None or (c is not None and c in f)]
+        return re.compile("|".join(chosen)) if chosen else None
+
+    starts: set[str] = set()
+    for rx in (*map(re.compile, (f.header_pattern() for f in r.supported() if not f.is_document)), r.separator_line):
+        found = prefixes(rx)
+        assert found is not None
+        starts |= found
+    scan = scanner(frozenset(starts))
+    want = {"by_char": {c: alternation(c) for c in chars}, "other": alternation(None), "scan": scan}
+    for r in (Registry(), Registry()):  # cold, then warm
+        assert r.header_dispatch == want
+        assert r.separator_firsts == first_chars(r.separator_line) == frozenset("*")
+    (path,) = cache_dir.glob("dispatch-*.pickle")
+    path.write_bytes(b"\x80\x05garbage")
+    assert Registry().header_dispatch == want  # rebuilt

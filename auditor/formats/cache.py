@@ -7,7 +7,8 @@ the ~40 format cards (TOML, export facts, house profiles) cost ~10 ms more.  All
 of files: the grammar and card files, the modules of :mod:`auditor.formats` that define what is
 derived and how it is stored (and :mod:`auditor.profiles` for the cards), the sources of parsimonious
 and ``regex``, and the versions of hhaudit and Python.  So the results are pickled in a user cache
-directory, keyed by a SHA-256 of all of those, and reused while the key is the same.  The libraries'
+directory, keyed by a BLAKE2b digest of all of those (the built-in one,
+:mod:`auditor.digests`: no OpenSSL import at start-up), and reused while the key is the same.  The libraries'
 sources are found without importing them: a cached grammar is made of ``parsimonious.expressions``
 objects, and loading it never imports ``parsimonious.grammar`` (see
 :mod:`auditor.formats.parsimonious_light`).
@@ -40,7 +41,6 @@ doubt, or another Python, and the pattern is compiled from its source as before.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -50,6 +50,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+from auditor.digests import blake2b
 
 T = TypeVar("T")
 
@@ -82,7 +84,7 @@ def _code_fingerprint() -> bytes:
     ``parsimonious.grammar`` (see :mod:`auditor.formats.parsimonious_light`)."""
     from auditor import __version__
 
-    h = hashlib.sha256()
+    h = blake2b(digest_size=32)
     h.update(f"{LAYOUT}|{__version__}|".encode())
     h.update(sys.version.encode())
     # parsimonious states no version at run time: its own source is the key (what pickled
@@ -111,7 +113,7 @@ def _code_fingerprint() -> bytes:
 def key_of(kind: str, files: Iterable[Path], extra: str = "") -> str:
     """The cache key of a value of ``kind`` derived from ``files`` (their names and bytes, in order)
     and ``extra`` (any other input, e.g. a ``repr``), with the code fingerprint."""
-    h = hashlib.sha256(_code_fingerprint())
+    h = blake2b(_code_fingerprint(), digest_size=32)
     h.update(kind.encode() + b"\0")
     for p in files:
         h.update(str(p.name).encode() + b"\0" + Path(p).read_bytes() + b"\0")
@@ -240,13 +242,16 @@ def compiled_grammar(name: str, files: tuple[Path, ...], facts: object) -> objec
     return load_or_build(f"grammar-{name}", key_of("grammar", files, f"{name}|{facts!r}"), PegGrammar, build)
 
 
-def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:
+def header_patterns(cards: list[Path], grammars: list[Path], build: Callable[[], dict[str, T]],
+                    kind: str = "patterns") -> dict[str, T]:  # fmt: skip
     """Every format's hand-header and lead-in patterns and the registry's patterns compiled from them
     and from the cards (the header detector, ...: see :class:`~auditor.formats.registry.Registry`),
     keyed by every card and grammar file of the registry (document readers' ``SNIFF`` patterns live
-    in :mod:`auditor.formats` modules, which the code fingerprint covers)."""
-    key = key_of("patterns", [*cards, *grammars], "|".join(str(p.parent) for p in cards))
-    return load_or_build("patterns", key, dict, build)
+    in :mod:`auditor.formats` modules, which the code fingerprint covers); ``kind`` another value
+    derived from the same files (``"dispatch"``: the split's header dispatch, with the file of the
+    code deriving it among ``grammars``)."""
+    key = key_of(kind, [*cards, *grammars], "|".join(str(p.parent) for p in cards))
+    return load_or_build(kind, key, dict, build)
 
 
 def format_cards(directories: list[Path], build: Callable[[], dict[str, T]]) -> dict[str, T]:

@@ -278,7 +278,7 @@ class Registry:
         self._formats = None
         self.house.clear()
         for attr in ("_derived", "detector", "recognisers", "sniffers", "lead_ins", "summary_start", "separator_line",
-                     "preamble", "patterns"):  # fmt: skip
+                     "preamble", "patterns", "header_dispatch", "documents", "separator_firsts"):  # fmt: skip
             self.__dict__.pop(attr, None)
 
     @property
@@ -336,27 +336,83 @@ class Registry:
             patterns = {f.name: (f.header_pattern(), f.lead_in_pattern()) for f in self.supported()}
             return {"patterns": patterns, **self._compile(patterns)}
 
+        return self._cached("patterns", build)
+
+    def _cached(self, kind: str, build: Callable[[], dict[str, Any]], *also: Path) -> dict[str, Any]:
+        """``build()``, from the on-disk cache (:mod:`auditor.formats.cache`) under a key of every
+        card and grammar of the registry and the files ``also`` (the code that derives the value,
+        when it is not in :mod:`auditor.formats`, which the cache's code fingerprint covers)."""
         fmts = list(self.formats.values())
         if any(f.reader_module and not f.reader_module.startswith("auditor.formats.") for f in fmts):
             return build()  # a plug-in reader module outside the package: its source is not in the key
         from auditor.formats.cache import header_patterns
 
         grammars = sorted({g for f in fmts for g in f.grammars})
-        return header_patterns([f.card for f in fmts], grammars, build)
+        return header_patterns([f.card for f in fmts], [*grammars, *also], build, kind)
+
+    @cached_property
+    def header_dispatch(self) -> dict[str, Any]:
+        """What the split's header detection (:class:`auditor.ingest.HeaderDispatch`) reads, derived
+        from the header patterns once (~20 ms: reading the patterns' literal starts and first
+        characters, compiling a trie and an alternation per first character) and kept in the on-disk
+        cache with the registry's other patterns, so a run of many hands loads it (issue 16):
+
+        * ``by_char``: for each character a text format's header can start with
+          (:func:`auditor.formats.firstchars.first_chars` of each ``(?P<fmt_NAME>...)`` group), the
+          alternation of the formats' groups that can start with it, in the detector's order (the
+          same pattern object for the characters of one set of formats);
+        * ``other``: the alternation for any other character (the formats whose first characters
+          are not known), or None;
+        * ``scan``: the trie of the literal starts of every text format's header and of the
+          separator lines (:func:`auditor.lineprefix.prefixes`), searched after a newline, or None
+          when a pattern may start with any text."""
+        lineprefix = Path(__file__).resolve().parent.parent / "lineprefix.py"
+        return self._cached("dispatch", self._dispatch, *([lineprefix] if lineprefix.is_file() else []))
+
+    def _dispatch(self) -> dict[str, Any]:
+        from auditor.formats.firstchars import first_chars
+        from auditor.lineprefix import prefixes, scanner
+
+        text = [f.name for f in self.supported() if not f.is_document]
+        patterns = self.patterns
+        starts: set[str] | None = set()
+        for rx in (*(re.compile(patterns[name][0]) for name in text), self.separator_line):
+            found = prefixes(rx)
+            starts = None if starts is None or found is None else starts | found
+        parts = [f"(?P<fmt_{name}>{patterns[name][0]})" for name in text]
+        firsts = [first_chars(re.compile(part)) for part in parts]
+        made: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+        def alternation(chosen: tuple[str, ...]) -> re.Pattern[str] | None:
+            if chosen not in made:
+                made[chosen] = re.compile("|".join(chosen)) if chosen else None
+            return made[chosen]
+
+        pairs = list(zip(parts, firsts, strict=True))
+        chars = sorted({c for f in firsts if f is not None for c in f})
+        return {
+            "by_char": {c: alternation(tuple(p for p, f in pairs if f is None or c in f)) for c in chars},
+            "other": alternation(tuple(p for p, f in pairs if f is None)),
+            "scan": scanner(frozenset(starts)) if starts else None,
+        }
 
     def _compile(self, patterns: dict[str, tuple[str, str | None]]) -> dict[str, Any]:
         """The registry's compiled patterns, from each format's ``patterns`` and its card (formats by
         name: the cached value holds no :class:`Format`)."""
+        from auditor.formats.firstchars import first_chars
+
         text = [f for f in self.supported() if not f.is_document]
         formats = self.formats.values()
+        separator = re.compile("|".join(f"(?:{f.separator})" for f in formats if f.separator) or "(?!)")
         return {
             "detector": re.compile("|".join(f"(?P<fmt_{f.name}>{patterns[f.name][0]})" for f in text) or "(?!)"),
             "preamble": re.compile("|".join(f"(?:{f.preamble})" for f in self.supported() if f.preamble) or "(?!)"),
             "sniffers": [(re.compile(patterns[f.name][0]), f.name) for f in self.supported() if f.is_document],
             "recognisers": [(re.compile(f.recognise or "(?!)"), f.name) for f in formats if not f.supported],
             "summary_start": re.compile("|".join(f"(?:{f.summary})" for f in formats if f.summary) or "(?!)"),
-            "separator_line": re.compile("|".join(f"(?:{f.separator})" for f in formats if f.separator) or "(?!)"),
+            "separator_line": separator,
             "lead_ins": {name: re.compile(p) for name, (_h, p) in patterns.items() if p is not None},
+            "separator_firsts": first_chars(separator),
         }
 
     @cached_property
@@ -401,6 +457,14 @@ class Registry:
         found: re.Pattern[str] = self._derived["separator_line"]
         return found
 
+    @cached_property
+    def separator_firsts(self) -> frozenset[str] | None:
+        """The characters a :attr:`separator_line` can start with
+        (:func:`auditor.formats.firstchars.first_chars`; None: any), read once with it: the split
+        tries the pattern only on a line starting with one of them."""
+        found: frozenset[str] | None = self._derived["separator_firsts"]
+        return found
+
     def detect(self, line: str) -> str | None:
         """The format whose hand header starts ``line``, or None."""
         m = self.detector.match(line)
@@ -429,10 +493,16 @@ class Registry:
                 return fmt
         return None
 
+    @cached_property
+    def documents(self) -> tuple[tuple[tuple[str, ...], Format], ...]:
+        """The document formats whose cards list file suffixes, with them, in the cards' order."""
+        return tuple((f.suffixes, f) for f in self.supported() if f.is_document and f.suffixes)
+
     def document_for(self, path: str) -> Format | None:
-        """The document format whose card lists the suffix of ``path`` (card key ``suffixes``)."""
+        """The document format whose card lists the suffix of ``path`` (card key ``suffixes``;
+        asked once a file: the formats that list suffixes found once, :attr:`documents`)."""
         low = path.lower()
-        return next((f for f in self.supported() if f.is_document and f.suffixes and low.endswith(f.suffixes)), None)
+        return next((f for suffixes, f in self.documents if low.endswith(suffixes)), None)
 
     def recognise(self, line: str) -> Format | None:
         """A format hhaudit knows of but does not read, whose hands start like ``line``."""
