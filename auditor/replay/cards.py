@@ -235,18 +235,6 @@ def _high_rank(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
     return int(evaluate_cards(*h, *b))
 
 
-def high_rank_of_strings(game: str, hole: tuple[str, ...], board: tuple[str, ...]) -> int:
-    """:func:`_high_rank` as phevaluator answers for card strings, every two hole cards with every
-    three of the board for Omaha: the reference the integer path is tested against."""
-    from phevaluator import evaluate_cards, evaluate_omaha_cards
-
-    if game in OMAHA_GAMES:
-        if len(hole) == 4 and len(board) == 5:
-            return int(evaluate_omaha_cards(*board, *hole))
-        return min(int(evaluate_cards(*h, *b)) for h in combinations(hole, 2) for b in combinations(board, 3))
-    return int(evaluate_cards(*hole, *board))
-
-
 def high_key(game: str, hole: Sequence[str], board: Sequence[str]) -> Any:
     """Key of the best high hand (greater is better), or None when it cannot be evaluated."""
     hole_t, board_t = norm_all(hole), norm_all(board)
