@@ -27,10 +27,8 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from phevaluator import evaluate_cards
-
 from auditor import model as M
-from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, known, low_ranks, norm_all
+from auditor.replay.cards import LOW_RANKS, best_entry, entry_key, high_rank, known, low_ranks, norm_all
 from auditor.replay.draw import draw_variant
 from auditor.replay.stud import STUD_GAMES, card_value
 
@@ -41,8 +39,9 @@ Key = Callable[[tuple[str, ...]], Any]
 
 def _phe_high(cards: tuple[str, ...]) -> Any:
     """The best high hand of five to seven cards (greater is better): phevaluator's rank (1 is a
-    royal flush), the order of pokerkit's ``StandardHighHand``."""
-    return -int(evaluate_cards(*cards))
+    royal flush), the order of pokerkit's ``StandardHighHand``; phevaluator is handed its integer
+    card ids (:func:`auditor.replay.cards.high_rank`)."""
+    return -high_rank(cards)
 
 
 def _pk(hand_type: str, low: bool) -> Key:
