@@ -136,6 +136,18 @@ class HandAssembler:
     ``tournament_id``, ``level``, ``date``, ``tz`` ...), as printed.
     """
 
+    # Every body line reads and sets the assembler's state: slots, not an instance dict.  Pure Python
+    # keeps an instance's attributes in a dict whose keys its class shares only up to 30 names (30
+    # here: at the limit, and one more would pass it); a slot is an indexed read.  mypyc's native
+    # class ignores ``__slots__`` (its attributes are native already).  A new attribute is added
+    # here too (assigning one that is not listed fails at once).
+    __slots__ = (
+        "_amounts", "_decimals", "boards", "cancelled", "claims", "col", "complete", "derived_posts",
+        "dot_thousands", "events", "export", "facts", "findings", "first_line", "forced_pending", "format",
+        "level_line", "line", "min_decimals", "n_lines", "not_dealt", "path", "run", "runs", "seats",
+        "small_blind_seen", "street", "street_bet", "street_starts", "unmarked",
+    )  # fmt: skip
+
     def __init__(self, format_name: str, path: str, first_line: int, n_lines: int, min_decimals: int = 0,
                  facts: ExportFacts | None = None) -> None:  # fmt: skip
         self.format = format_name
