@@ -18,7 +18,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from auditor import findings as F
 from auditor import model as M
@@ -61,6 +61,51 @@ _SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")  # the cards a summary se
 #: The seat numbers, button seats and table sizes printed most: their value without
 #: :meth:`HandAssembler.number`'s checks (any other text goes through them).
 _NUMBERS: dict[object, int] = {str(i): i for i in range(100)}
+
+#: What :meth:`HandAssembler.action` makes of a voluntary action's verb: the first word it tests
+#: the (lower-case) verb for, in the order it tests them (see :func:`_verb_reading`).
+FOLD: Final = 0
+CHECK: Final = 1
+ALL_IN: Final = 2
+CALL: Final = 3
+BET: Final = 4
+CAPS: Final = 5
+BRINGS_IN: Final = 6
+RAISE: Final = 7
+
+#: A printed verb's lower case and its reading (:func:`_verb_reading`), by the printed verb: a
+#: hand prints a few verbs many times ("folds", "calls").  Bounded: cleared when full.
+_VERBS: dict[str, tuple[str, int]] = {}
+
+
+def _verb_reading(verb: str) -> tuple[str, int]:
+    """The verb in lower case and the first of ``action``'s tests it passes: ``fold``, ``check``,
+    ``all-in``, ``call``, ``bet``, ``caps``/``allin``, ``brings in``, else a raise (or a completion)."""
+    known = _VERBS.get(verb)
+    if known is not None:
+        return known
+    low = verb.lower()
+    if low.startswith("fold"):
+        code = FOLD
+    elif low.startswith("check"):
+        code = CHECK
+    elif low.startswith("all-in"):
+        code = ALL_IN
+    elif low.startswith("call"):
+        code = CALL
+    elif low.startswith("bet"):
+        code = BET
+    elif low.startswith(("caps", "allin")):
+        code = CAPS
+    elif low.startswith("brings in"):
+        code = BRINGS_IN
+    else:
+        code = RAISE
+    if len(_VERBS) >= 1024:
+        _VERBS.clear()
+    _VERBS[verb] = known = (low, code)
+    return known
+
 
 #: The decimals of a header's stakes text (see :func:`_stakes_decimals`), by text: a run meets a
 #: few distinct ones.  Bounded: cleared when full.
@@ -444,20 +489,21 @@ class HandAssembler:
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         if self.forced_pending:
             self.forced_bets()
-        verb = verb.lower()
+        verb, reading = _verb_reading(verb)  # (the verb's first word, tested once per verb text)
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
         if by is None:  # (folds and checks first: they need neither the street total nor the export's
             # reading of call and raise amounts, which only changes a verb starting "call" or "raise")
-            if verb.startswith("fold"):
+            if reading == FOLD:
                 self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "fold"))
                 if cards:
                     self.add(M.Muck, player=player, cards=V.cards_of(cards))
                 return
-            if verb.startswith("check"):
+            if reading == CHECK:
                 self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "check"))
                 return
-        prev = self.street_bet.get(player, 0)
+        street_bet = self.street_bet
+        prev = street_bet.get(player, 0)
         if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
             to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
@@ -465,54 +511,56 @@ class HandAssembler:
             return
         kind: M.ActionKind
         printed: int | None = None
-        if verb.startswith("all-in") and "raise" not in verb:
-            # "All-in $8" (Bodog network) adds the player's last chips without saying what it is:
-            # before any card or action it is a blind; then a call, a bet or a raise by its size
-            inc = self.amt(amount)
-            if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
-                antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
-                if antes and player not in antes:  # among the antes, by a player who posted none: the ante
-                    self.post(player, "ante", amount, True)
+        if reading == ALL_IN:
+            if "raise" not in verb:
+                # "All-in $8" (Bodog network) adds the player's last chips without saying what it is:
+                # before any card or action it is a blind; then a call, a bet or a raise by its size
+                inc = self.amt(amount)
+                if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
+                    antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
+                    if antes and player not in antes:  # among the antes, by a player who posted none: the ante
+                        self.post(player, "ante", amount, True)
+                        return
+                    sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
+                    self.post(player, "big blind" if sb_posted else "small blind", amount, True)
                     return
-                sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
-                self.post(player, "big blind" if sb_posted else "small blind", amount, True)
-                return
-            current = max(self.street_bet.values(), default=0)
-            verb = "calls" if prev + inc <= current else ("bets" if current == 0 else "raises")
-            all_in = True
-            if verb == "raises":
-                to, amount = self.money_text(prev + inc), None
-        elif verb.startswith("all-in"):
-            all_in = True
-            if not any(self.street_bet.values()):
-                verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
-        if verb.startswith("call") and to is not None and amount is None:
+                current = max(street_bet.values(), default=0)
+                verb = "calls" if prev + inc <= current else ("bets" if current == 0 else "raises")
+                all_in = True
+                if verb == "raises":
+                    to, amount = self.money_text(prev + inc), None
+            else:
+                all_in = True
+                if not any(street_bet.values()):
+                    verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
+            verb, reading = _verb_reading(verb)  # (the verb it was read as)
+        if reading == CALL and to is not None and amount is None:
             to_total = self.amt(to)  # a call printed as the street total it makes (PKR "calls $0.04")
             inc = to_total - prev
             kind = "call"
-        elif verb.startswith("call"):
+        elif reading == CALL:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "call"
-        elif verb.startswith("bet"):
+        elif reading == BET:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "bet"
             if self._stud() and any(isinstance(e, M.Post) and e.kind == "bring_in" and e.street == self.street
                                     for e in self.events):  # fmt: skip
                 kind = "complete"  # a bet over the bring-in completes it (Kings Club "X bets 44")
-        elif verb.startswith(("caps", "allin")):
+        elif reading == CAPS:
             # WPN "caps $X" / "allin (X)": the chips put in now, with no word for call, bet or
             # raise: it calls up to the street's highest wager, bets into none, raises above it
             inc = self.amt(amount)
             to_total = prev + inc
-            top = max(self.street_bet.values(), default=0)
+            top = max(street_bet.values(), default=0)
             kind = "call" if to_total <= top else ("raise" if top else "bet")
             cap = cap or verb.startswith("caps")
             all_in = all_in or not cap
-        elif verb.startswith("brings in"):
+        elif reading == BRINGS_IN:
             inc = self.amt(amount)
-            self.street_bet[player] = prev + inc
+            street_bet[player] = prev + inc
             self.add(M.Post, player=player, kind="bring_in", amount=inc, all_in=all_in)
             return
         elif increment is not None:  # raises by A (the chips put in)
@@ -522,11 +570,11 @@ class HandAssembler:
         else:  # raises A to B / completes it to B
             to_total = self.amt(to or amount)
             printed = self.amt(amount) if to and amount else None
-            if to and self._raise_to_net(player):
+            if to and self.export.raise_to_net_of_own_bet_before and self._raise_to_net(player):
                 to_total += prev
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
-        self.street_bet[player] = to_total
+        street_bet[player] = to_total
         self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, kind, inc, to_total,
                                         printed, all_in, cap))  # fmt: skip
 
