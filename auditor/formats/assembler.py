@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from auditor import findings as F
 from auditor import model as M
+from auditor.fastinit import builder
 from auditor.findings import Finding
 from auditor.formats import partial
 from auditor.formats import vocab as V
@@ -61,6 +62,16 @@ _SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")  # the cards a summary se
 #: The seat numbers, button seats and table sizes printed most: their value without
 #: :meth:`HandAssembler.number`'s checks (any other text goes through them).
 _NUMBERS: dict[object, int] = {str(i): i for i in range(100)}
+
+#: ``M.Seat(...)`` and ``M.SeatResult(...)`` (~13 a hand) built without calling the class in pure
+#: Python (:func:`~auditor.fastinit.builder`: the same instance, without the class call's argument
+#: tuple and ``__init__``'s frame); None compiled, where the class's native constructor is called.
+_NEW_SEAT: Callable[..., M.Seat] | None = builder(M.Seat, "new_seat")
+_NEW_SEAT_RESULT: Callable[..., M.SeatResult] | None = builder(M.SeatResult, "new_seat_result")
+
+#: A post's kind text in lower case and the kind it names (``V.POST_KINDS``, "missed_blind" for
+#: another), by the printed text (a hand prints a few: "small blind", "the ante").  Bounded.
+_POST_KINDS: dict[str, tuple[str, M.PostKind]] = {}
 
 #: What :meth:`HandAssembler.action` makes of a voluntary action's verb: the first word it tests
 #: the (lower-case) verb for, in the order it tests them (see :func:`_verb_reading`).
@@ -421,14 +432,24 @@ class HandAssembler:
         chips = self._amounts.get(stack) if stack is not None else 0
         if chips is None:
             chips = self.amt(stack)
-        self.seats.append(M.Seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
+        new_seat = _NEW_SEAT
+        if new_seat is None:
+            self.seats.append(M.Seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
+        else:
+            self.seats.append(new_seat(n, player, chips, self.line, self.money(bounty) if bounty else None, out))
 
     # -- betting
     def post(self, player: str, kind_text: str, amount_text: str | None, all_in: bool = False,
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
-        kind_lower = kind_text.lower()
+        known = _POST_KINDS.get(kind_text)
+        if known is None:
+            if len(_POST_KINDS) >= 1024:
+                _POST_KINDS.clear()
+            low = kind_text.lower()
+            known = _POST_KINDS[kind_text] = (low, V.POST_KINDS.get(low, "missed_blind"))
+        kind_lower, kind = known
         if kind_lower in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
             # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
             # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
@@ -443,7 +464,6 @@ class HandAssembler:
                 self.add(M.Post, player=player, kind="dead_small_blind",
                          amount=posted if posted is not None else self.amt(sb), all_in=False)  # fmt: skip
             return
-        kind = V.POST_KINDS.get(kind_lower, "missed_blind")
         if kind == "big_blind" and "bring" in kind_lower and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "big_blind" and not self.small_blind_seen and not self.events:
@@ -879,8 +899,12 @@ class HandAssembler:
         n = _NUMBERS.get(seat)  # (a usual seat number: what ``number`` gives, without its checks)
         if n is None:
             n = self.number(seat, "seat number")
-        self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player,
-                                        roles + " " + rest if roles else " " + rest, won, cards))  # fmt: skip
+        text = roles + " " + rest if roles else " " + rest
+        new_result = _NEW_SEAT_RESULT
+        if new_result is None:
+            self.events.append(M.SeatResult(self.line, self.col, self.street, self.run, n, player, text, won, cards))
+        else:
+            self.events.append(new_result(self.line, self.col, self.street, self.run, n, player, text, won, cards))
 
     def pot_claim(self, total: int, pots: tuple[tuple[str, int], ...] = (), rake: int | None = None,
                   fees: tuple[tuple[str, int], ...] = (), unit: int = 1) -> None:  # fmt: skip
