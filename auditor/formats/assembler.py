@@ -509,7 +509,8 @@ class HandAssembler:
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         if self.forced_pending:
             self.forced_bets()
-        verb, reading = _verb_reading(verb)  # (the verb's first word, tested once per verb text)
+        known = _VERBS.get(verb)  # (the verb's first word, tested once per verb text)
+        verb, reading = known if known is not None else _verb_reading(verb)
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
         if by is None:  # (folds and checks first: they need neither the street total nor the export's
@@ -771,7 +772,7 @@ class HandAssembler:
         if cards is None and prior is not None:
             cards, prior = prior, None
         if cards is not None:
-            board, before = V.cards_of(cards), V.cards_of(prior)
+            board, before = V.cards_of(cards), V.cards_of(prior) if prior else ()
             if run is not None and prior:
                 before = self._run_board_before(prior)
             run_now = self.run
