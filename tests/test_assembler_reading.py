@@ -48,3 +48,18 @@ def test_assembler_state_is_in_slots() -> None:
         assert not hasattr(a, "__dict__")
     with pytest.raises(AttributeError):
         a.not_an_attribute = 1  # type: ignore[attr-defined]
+
+
+def test_seat_and_seat_result_builders_give_what_the_class_gives() -> None:
+    from auditor import model as M
+
+    for new, cls, args in ((A._NEW_SEAT, M.Seat, (3, "Ann", 200, 4, 50, True)),
+                           (A._NEW_SEAT_RESULT, M.SeatResult, (9, 1, "summary", 1, 3, "Ann", " folded", (5,), ("Ah",))),
+                           (A._NEW_SEAT, M.Seat, (3, "Ann", 200, 4))):  # fmt: skip
+        if new is None:  # compiled: the class is called
+            assert "__mypyc_attrs__" in cls.__dict__
+            continue
+        got, want = new(*args), cls(*args)
+        assert type(got) is cls and got == want and hash(got) == hash(want) and repr(got) == repr(want)
+        with pytest.raises(AttributeError):
+            got.player = "Bob"  # type: ignore[misc]  # (frozen, as the class's own)
