@@ -18,7 +18,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from auditor import findings as F
 from auditor import model as M
@@ -61,6 +61,55 @@ _SHOWN = re.compile(r"(?:showed|mucked) \[([^\]]*)\]")  # the cards a summary se
 #: The seat numbers, button seats and table sizes printed most: their value without
 #: :meth:`HandAssembler.number`'s checks (any other text goes through them).
 _NUMBERS: dict[object, int] = {str(i): i for i in range(100)}
+
+#: A post's kind text in lower case and the kind it names (``V.POST_KINDS``, "missed_blind" for
+#: another), by the printed text (a hand prints a few: "small blind", "the ante").  Bounded.
+_POST_KINDS: dict[str, tuple[str, M.PostKind]] = {}
+
+#: What :meth:`HandAssembler.action` makes of a voluntary action's verb: the first word it tests
+#: the (lower-case) verb for, in the order it tests them (see :func:`_verb_reading`).
+FOLD: Final = 0
+CHECK: Final = 1
+ALL_IN: Final = 2
+CALL: Final = 3
+BET: Final = 4
+CAPS: Final = 5
+BRINGS_IN: Final = 6
+RAISE: Final = 7
+
+#: A printed verb's lower case and its reading (:func:`_verb_reading`), by the printed verb: a
+#: hand prints a few verbs many times ("folds", "calls").  Bounded: cleared when full.
+_VERBS: dict[str, tuple[str, int]] = {}
+
+
+def _verb_reading(verb: str) -> tuple[str, int]:
+    """The verb in lower case and the first of ``action``'s tests it passes: ``fold``, ``check``,
+    ``all-in``, ``call``, ``bet``, ``caps``/``allin``, ``brings in``, else a raise (or a completion)."""
+    known = _VERBS.get(verb)
+    if known is not None:
+        return known
+    low = verb.lower()
+    if low.startswith("fold"):
+        code = FOLD
+    elif low.startswith("check"):
+        code = CHECK
+    elif low.startswith("all-in"):
+        code = ALL_IN
+    elif low.startswith("call"):
+        code = CALL
+    elif low.startswith("bet"):
+        code = BET
+    elif low.startswith(("caps", "allin")):
+        code = CAPS
+    elif low.startswith("brings in"):
+        code = BRINGS_IN
+    else:
+        code = RAISE
+    if len(_VERBS) >= 1024:
+        _VERBS.clear()
+    _VERBS[verb] = known = (low, code)
+    return known
+
 
 #: The decimals of a header's stakes text (see :func:`_stakes_decimals`), by text: a run meets a
 #: few distinct ones.  Bounded: cleared when full.
@@ -135,6 +184,18 @@ class HandAssembler:
     ``structure``, ``sb``, ``bb``, ``ante``, ``currency``, ``button``, ``max_seats``, ``table``,
     ``tournament_id``, ``level``, ``date``, ``tz`` ...), as printed.
     """
+
+    # Every body line reads and sets the assembler's state: slots, not an instance dict.  Pure Python
+    # keeps an instance's attributes in a dict whose keys its class shares only up to 30 names (30
+    # here: at the limit, and one more would pass it); a slot is an indexed read.  mypyc's native
+    # class ignores ``__slots__`` (its attributes are native already).  A new attribute is added
+    # here too (assigning one that is not listed fails at once).
+    __slots__ = (
+        "_amounts", "_decimals", "boards", "cancelled", "claims", "col", "complete", "derived_posts",
+        "dot_thousands", "events", "export", "facts", "findings", "first_line", "forced_pending", "format",
+        "level_line", "line", "min_decimals", "n_lines", "not_dealt", "path", "run", "runs", "seats",
+        "small_blind_seen", "street", "street_bet", "street_starts", "unmarked",
+    )  # fmt: skip
 
     def __init__(self, format_name: str, path: str, first_line: int, n_lines: int, min_decimals: int = 0,
                  facts: ExportFacts | None = None) -> None:  # fmt: skip
@@ -371,7 +432,13 @@ class HandAssembler:
              straddle_total: bool = True, live: bool = False) -> None:  # fmt: skip
         """A forced bet.  ``kind_text`` is the site's word (``small blind``, ``the ante`` ...).
         ``live``: a further small blind is live (PartyPoker), not a dead make-up post."""
-        kind_lower = kind_text.lower()
+        known = _POST_KINDS.get(kind_text)
+        if known is None:
+            if len(_POST_KINDS) >= 1024:
+                _POST_KINDS.clear()
+            low = kind_text.lower()
+            known = _POST_KINDS[kind_text] = (low, V.POST_KINDS.get(low, "missed_blind"))
+        kind_lower, kind = known
         if kind_lower in V.POSTS_WITH_UNPRINTED_DEAD_SMALL:
             # "post dead 0.50" (Chico): the live big blind printed, and the table's small blind posted
             # dead beside it (the total pot counts it); "post dead 0.00": the dead small blind alone
@@ -386,7 +453,6 @@ class HandAssembler:
                 self.add(M.Post, player=player, kind="dead_small_blind",
                          amount=posted if posted is not None else self.amt(sb), all_in=False)  # fmt: skip
             return
-        kind = V.POST_KINDS.get(kind_lower, "missed_blind")
         if kind == "big_blind" and "bring" in kind_lower and self._stud():
             kind = "bring_in"  # "Big blind/Bring in 5" (Bodog network) in stud is the bring-in
         if kind == "big_blind" and not self.small_blind_seen and not self.events:
@@ -432,20 +498,22 @@ class HandAssembler:
         ``by``: the amount this wager adds, whatever the verb (PartyPoker ``raises [A]``, ``is all-In [A]``)."""
         if self.forced_pending:
             self.forced_bets()
-        verb = verb.lower()
+        known = _VERBS.get(verb)  # (the verb's first word, tested once per verb text)
+        verb, reading = known if known is not None else _verb_reading(verb)
         if self.unmarked and not self._stud() and self._round_closed():
             self._begin_inferred_street(_NEXT_STREET.get(self.street))
         if by is None:  # (folds and checks first: they need neither the street total nor the export's
             # reading of call and raise amounts, which only changes a verb starting "call" or "raise")
-            if verb.startswith("fold"):
+            if reading == FOLD:
                 self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "fold"))
                 if cards:
                     self.add(M.Muck, player=player, cards=V.cards_of(cards))
                 return
-            if verb.startswith("check"):
+            if reading == CHECK:
                 self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, "check"))
                 return
-        prev = self.street_bet.get(player, 0)
+        street_bet = self.street_bet
+        prev = street_bet.get(player, 0)
         if self.export.wagers_as_street_total and verb.startswith(("call", "raise")):
             to, amount, by = (by or amount), None, None  # the street total (export fact)
         if by is not None:
@@ -453,54 +521,56 @@ class HandAssembler:
             return
         kind: M.ActionKind
         printed: int | None = None
-        if verb.startswith("all-in") and "raise" not in verb:
-            # "All-in $8" (Bodog network) adds the player's last chips without saying what it is:
-            # before any card or action it is a blind; then a call, a bet or a raise by its size
-            inc = self.amt(amount)
-            if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
-                antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
-                if antes and player not in antes:  # among the antes, by a player who posted none: the ante
-                    self.post(player, "ante", amount, True)
+        if reading == ALL_IN:
+            if "raise" not in verb:
+                # "All-in $8" (Bodog network) adds the player's last chips without saying what it is:
+                # before any card or action it is a blind; then a call, a bet or a raise by its size
+                inc = self.amt(amount)
+                if not any(isinstance(e, M.HoleCards | M.Action) for e in self.events):
+                    antes = {e.player for e in self.events if isinstance(e, M.Post) and e.kind == "ante"}
+                    if antes and player not in antes:  # among the antes, by a player who posted none: the ante
+                        self.post(player, "ante", amount, True)
+                        return
+                    sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
+                    self.post(player, "big blind" if sb_posted else "small blind", amount, True)
                     return
-                sb_posted = any(isinstance(e, M.Post) and e.kind == "small_blind" for e in self.events)
-                self.post(player, "big blind" if sb_posted else "small blind", amount, True)
-                return
-            current = max(self.street_bet.values(), default=0)
-            verb = "calls" if prev + inc <= current else ("bets" if current == 0 else "raises")
-            all_in = True
-            if verb == "raises":
-                to, amount = self.money_text(prev + inc), None
-        elif verb.startswith("all-in"):
-            all_in = True
-            if not any(self.street_bet.values()):
-                verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
-        if verb.startswith("call") and to is not None and amount is None:
+                current = max(street_bet.values(), default=0)
+                verb = "calls" if prev + inc <= current else ("bets" if current == 0 else "raises")
+                all_in = True
+                if verb == "raises":
+                    to, amount = self.money_text(prev + inc), None
+            else:
+                all_in = True
+                if not any(street_bet.values()):
+                    verb = "bets"  # "All-in(raise) $5.43" with no bet on the street (Bodog network): an all-in bet
+            verb, reading = _verb_reading(verb)  # (the verb it was read as)
+        if reading == CALL and to is not None and amount is None:
             to_total = self.amt(to)  # a call printed as the street total it makes (PKR "calls $0.04")
             inc = to_total - prev
             kind = "call"
-        elif verb.startswith("call"):
+        elif reading == CALL:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "call"
-        elif verb.startswith("bet"):
+        elif reading == BET:
             inc = self.amt(amount)
             to_total = prev + inc
             kind = "bet"
             if self._stud() and any(isinstance(e, M.Post) and e.kind == "bring_in" and e.street == self.street
                                     for e in self.events):  # fmt: skip
                 kind = "complete"  # a bet over the bring-in completes it (Kings Club "X bets 44")
-        elif verb.startswith(("caps", "allin")):
+        elif reading == CAPS:
             # WPN "caps $X" / "allin (X)": the chips put in now, with no word for call, bet or
             # raise: it calls up to the street's highest wager, bets into none, raises above it
             inc = self.amt(amount)
             to_total = prev + inc
-            top = max(self.street_bet.values(), default=0)
+            top = max(street_bet.values(), default=0)
             kind = "call" if to_total <= top else ("raise" if top else "bet")
             cap = cap or verb.startswith("caps")
             all_in = all_in or not cap
-        elif verb.startswith("brings in"):
+        elif reading == BRINGS_IN:
             inc = self.amt(amount)
-            self.street_bet[player] = prev + inc
+            street_bet[player] = prev + inc
             self.add(M.Post, player=player, kind="bring_in", amount=inc, all_in=all_in)
             return
         elif increment is not None:  # raises by A (the chips put in)
@@ -510,11 +580,11 @@ class HandAssembler:
         else:  # raises A to B / completes it to B
             to_total = self.amt(to or amount)
             printed = self.amt(amount) if to and amount else None
-            if to and self._raise_to_net(player):
+            if to and self.export.raise_to_net_of_own_bet_before and self._raise_to_net(player):
                 to_total += prev
             inc = to_total - prev
             kind = "complete" if verb.startswith("complete") else "raise"
-        self.street_bet[player] = to_total
+        street_bet[player] = to_total
         self.events.append(M.new_action(self.line, self.col, self.street, self.run, player, kind, inc, to_total,
                                         printed, all_in, cap))  # fmt: skip
 
@@ -691,7 +761,7 @@ class HandAssembler:
         if cards is None and prior is not None:
             cards, prior = prior, None
         if cards is not None:
-            board, before = V.cards_of(cards), V.cards_of(prior)
+            board, before = V.cards_of(cards), V.cards_of(prior) if prior else ()
             if run is not None and prior:
                 before = self._run_board_before(prior)
             run_now = self.run

@@ -442,14 +442,15 @@ class PegVisitor:
         readers = READERS
         a = self.a
         a.col = 1  # every body line is read whole, from its first column (no handler moves it)
-        for j, line in enumerate(lines):
-            if not line:
-                continue
-            a.line = first + j
-            known = memo.get(line)
+        for n, line in enumerate(lines, first):
+            known = memo.get(line)  # (never an empty line: none is read)
             if known is not None:  # read before: the same reader, the same values (see Dispatch.memo)
+                a.line = n
                 known[0](self, known[1])
                 continue
+            if not line:
+                continue
+            a.line = n
             for prefix, needs, regex, expr, name, handler, fast, quick in by_first.get(line[0], other):
                 if prefix and not line.startswith(prefix):
                     continue
