@@ -522,6 +522,73 @@ def worker_startup(path: Path, root: Path, code: Path | None = None) -> dict[str
     }
 
 
+_PAIRED = """
+import json, os, sys, time
+from datetime import UTC, datetime
+from auditor.batch import engines
+engines._init_worker()  # a pool worker's start-up (its polars threads, the warm-up)
+from auditor import __version__
+from auditor.batch import store as S
+from auditor.batch.work import FileTask, audit_file
+store = sys.argv[1]
+print(json.dumps({"ready": time.process_time()}), flush=True)
+for n, line in enumerate(sys.stdin):
+    path = line.strip()
+    c0 = time.process_time()
+    task = FileTask(path, S.file_key(path), "2026-12-01", f"{store}-{n}", "", __version__, "bench", datetime.now(UTC),
+                    stage=f"{store}-{n}")
+    os.makedirs(task.store, exist_ok=True)
+    r = audit_file(task)
+    assert r.status == "audited", r.error
+    print(json.dumps({"cpu": time.process_time() - c0}), flush=True)
+"""
+
+
+def contention(paths: Sequence[Path], root: Path, rounds: int) -> dict[str, Any]:
+    """The files' CPU when two workers run at once against one at a time (issue 16, s14-batch): two
+    processes started as a pool worker is (:func:`auditor.batch.engines._init_worker`) audit the same
+    files, each into stores of its own, in lockstep: in a "together" round both get each file at
+    once (as the two workers of a 2-worker batch), in an "alone" round one after the other (the other
+    waits: as the one worker of a 1-worker batch); the rounds alternate, so a slow spell of the
+    machine hits both.  The per-file CPU of the two kinds of rounds (each process's first file left
+    out: its one-off work) is what the machine's two cores cost this workload: the same code, the
+    same files, only the other core's neighbour differs.  The 2-worker critical path grows by that
+    ratio on the files' part, whatever the batch's code does around them."""
+    kinds: dict[str, list[float]] = {"together": [], "alone": []}
+    for rnd in range(2 * rounds):
+        kind = "together" if rnd % 2 == 0 else "alone"
+        ps = [subprocess.Popen([sys.executable, "-c", _PAIRED, str(root / f"paired-{rnd}-{i}")], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True) for i in range(2)]  # fmt: skip
+        for p in ps:
+            assert p.stdout is not None
+            json.loads(p.stdout.readline())
+        cpu = 0.0
+        for n, path in enumerate(paths):
+            for p in ps:
+                assert p.stdin is not None and p.stdout is not None
+                p.stdin.write(f"{path}\n")
+                p.stdin.flush()
+                if kind == "alone":
+                    c = json.loads(p.stdout.readline())["cpu"]
+                    cpu += c if n else 0.0
+            if kind == "together":
+                for p in ps:
+                    assert p.stdout is not None
+                    c = json.loads(p.stdout.readline())["cpu"]
+                    cpu += c if n else 0.0
+        for p in ps:
+            assert p.stdin is not None
+            p.stdin.close()
+            p.wait()
+        for d in root.glob(f"paired-{rnd}-*"):
+            shutil.rmtree(d, ignore_errors=True)
+        kinds[kind].append(cpu)
+        print(f"  contention round {rnd + 1}: {kind} {cpu:.2f} CPU s", flush=True)
+    together, alone = sum(kinds["together"]), sum(kinds["alone"])
+    return {"together_cpu_s": kinds["together"], "alone_cpu_s": kinds["alone"], "ratio": together / alone,
+            "files": len(paths) - 1}  # fmt: skip
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -582,6 +649,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "(e.g. `hhaudit batch CORPUS --store DIR --night 2026-11-30`: a store with a history)")  # fmt: skip
     ap.add_argument("--worker-startup", type=int, default=0, metavar="N",
                     help="a pool worker's start-up, N fresh processes (with --previous: alternating)")  # fmt: skip
+    ap.add_argument("--contention", type=int, default=0, metavar="FILES",
+                    help="the files' CPU with two workers at once against one at a time, FILES files in lockstep "
+                    "(--repeat rounds of each)")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -748,6 +818,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(common.format_table([f"worker start-up, {len(path.read_text().split(chr(10) * 3)) - 1:,} hands "
                                        f"(CPU s, min / median of {args.worker_startup})", "start-up", "interpreter",
                                        "imports and warm-up", "first file's extra", "one file"], wrows))  # fmt: skip
+            shutil.rmtree(src)
+        if args.contention:
+            src = root / "in-contention"
+            generate(src, args.contention * args.hands_per_file, args.hands_per_file, texts)
+            c = result["contention"] = contention(sorted(src.glob("*.txt")), root, args.repeat)
+            print(f"contention: the files' CPU with two workers at once / one at a time, {c['files']} files x 2 "
+                  f"processes, {args.repeat} round(s) of each: {sum(c['together_cpu_s']):.2f} / "
+                  f"{sum(c['alone_cpu_s']):.2f} = {c['ratio']:.3f}")  # fmt: skip
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):
