@@ -555,10 +555,11 @@ def contention(paths: Sequence[Path], root: Path, rounds: int) -> dict[str, Any]
     same files, only the other core's neighbour differs.  The 2-worker critical path grows by that
     ratio on the files' part, whatever the batch's code does around them."""
     kinds: dict[str, list[float]] = {"together": [], "alone": []}
+    env = {k: v for k, v in os.environ.items() if k != "HHAUDIT_BATCH_PARENT"}  # (_init_worker checks its parent)
     for rnd in range(2 * rounds):
         kind = "together" if rnd % 2 == 0 else "alone"
         ps = [subprocess.Popen([sys.executable, "-c", _PAIRED, str(root / f"paired-{rnd}-{i}")], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True) for i in range(2)]  # fmt: skip
+                               stdout=subprocess.PIPE, text=True, env=env) for i in range(2)]  # fmt: skip
         for p in ps:
             assert p.stdout is not None
             json.loads(p.stdout.readline())
