@@ -102,38 +102,81 @@ def generate(out: Path, hands: int, per_file: int, texts: Sequence[str], first_i
     return written
 
 
+def _children(pid: int) -> list[int] | None:
+    """The children of ``pid`` (every thread's), from ``/proc/PID/task/TID/children``; None when the
+    kernel does not list them (no ``CONFIG_PROC_CHILDREN``)."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out  # gone
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                out += map(int, f.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                continue  # the thread ended
+            return None
+        except OSError:
+            continue
+    return out
+
+
+def _tree(root: int) -> dict[int, int]:
+    """pid -> parent pid of ``root`` and its descendants: from each process's list of children (a
+    few small files a sample, s14-batch: the whole ``/proc`` was read five times a second, ~2 ms of
+    CPU a sample on a machine of ~130 processes, taken from the cores the batch's workers use), or
+    from every process's ``stat`` where the kernel lists no children."""
+    if _children(root) is None:
+        parent: dict[int, int] = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat", "rb") as f:
+                    parent[int(d)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+        tree = {root: 0}
+        changed = True
+        while changed:
+            changed = False
+            for pid, pp in parent.items():
+                if pp in tree and pid not in tree:
+                    tree[pid] = pp
+                    changed = True
+        return tree
+    tree, todo = {root: 0}, [root]
+    while todo:
+        pid = todo.pop()
+        for c in _children(pid) or ():
+            if c not in tree:
+                tree[c] = pid
+                todo.append(c)
+    return tree
+
+
+def _rss(pid: int, page: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[21]) * page
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def _tree_rss(root: int, peaks: dict[int, tuple[str, int]] | None = None) -> int:
     """Sum of the resident sets (bytes) of ``root`` and its descendants, from /proc; with ``peaks``,
     each process's largest resident set so far (by pid, with its role)."""
-    parent: dict[int, int] = {}
-    rss: dict[int, int] = {}
     page = os.sysconf("SC_PAGE_SIZE")
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat", "rb") as f:
-                stat = f.read().rsplit(b")", 1)[1].split()
-            parent[int(d)] = int(stat[1])
-            rss[int(d)] = int(stat[21]) * page
-        except (OSError, IndexError, ValueError):
-            continue
-    tree = {root}
-    changed = True
-    while changed:
-        changed = False
-        for pid, pp in parent.items():
-            if pp in tree and pid not in tree:
-                tree.add(pid)
-                changed = True
+    rss = {p: _rss(p, page) for p in _tree(root)}
     if peaks is not None:
-        for p in tree:
-            r = rss.get(p, 0)
+        for p, r in rss.items():
             if p not in peaks:
                 peaks[p] = (role(p, root), r)
             elif r > peaks[p][1]:
                 peaks[p] = (peaks[p][0], r)
-    return sum(rss.get(p, 0) for p in tree)
+    return sum(rss.values())
 
 
 _WRAPPER = """
@@ -479,6 +522,74 @@ def worker_startup(path: Path, root: Path, code: Path | None = None) -> dict[str
     }
 
 
+_PAIRED = """
+import json, os, sys, time
+from datetime import UTC, datetime
+from auditor.batch import engines
+engines._init_worker()  # a pool worker's start-up (its polars threads, the warm-up)
+from auditor import __version__
+from auditor.batch import store as S
+from auditor.batch.work import FileTask, audit_file
+store = sys.argv[1]
+print(json.dumps({"ready": time.process_time()}), flush=True)
+for n, line in enumerate(sys.stdin):
+    path = line.strip()
+    c0 = time.process_time()
+    task = FileTask(path, S.file_key(path), "2026-12-01", f"{store}-{n}", "", __version__, "bench", datetime.now(UTC),
+                    stage=f"{store}-{n}")
+    os.makedirs(task.store, exist_ok=True)
+    r = audit_file(task)
+    assert r.status == "audited", r.error
+    print(json.dumps({"cpu": time.process_time() - c0}), flush=True)
+"""
+
+
+def contention(paths: Sequence[Path], root: Path, rounds: int) -> dict[str, Any]:
+    """The files' CPU when two workers run at once against one at a time (issue 16, s14-batch): two
+    processes started as a pool worker is (:func:`auditor.batch.engines._init_worker`) audit the same
+    files, each into stores of its own, in lockstep: in a "together" round both get each file at
+    once (as the two workers of a 2-worker batch), in an "alone" round one after the other (the other
+    waits: as the one worker of a 1-worker batch); the rounds alternate, so a slow spell of the
+    machine hits both.  The per-file CPU of the two kinds of rounds (each process's first file left
+    out: its one-off work) is what the machine's two cores cost this workload: the same code, the
+    same files, only the other core's neighbour differs.  The 2-worker critical path grows by that
+    ratio on the files' part, whatever the batch's code does around them."""
+    kinds: dict[str, list[float]] = {"together": [], "alone": []}
+    env = {k: v for k, v in os.environ.items() if k != "HHAUDIT_BATCH_PARENT"}  # (_init_worker checks its parent)
+    for rnd in range(2 * rounds):
+        kind = "together" if rnd % 2 == 0 else "alone"
+        ps = [subprocess.Popen([sys.executable, "-c", _PAIRED, str(root / f"paired-{rnd}-{i}")], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env=env) for i in range(2)]  # fmt: skip
+        for p in ps:
+            assert p.stdout is not None
+            json.loads(p.stdout.readline())
+        cpu = 0.0
+        for n, path in enumerate(paths):
+            for p in ps:
+                assert p.stdin is not None and p.stdout is not None
+                p.stdin.write(f"{path}\n")
+                p.stdin.flush()
+                if kind == "alone":
+                    c = json.loads(p.stdout.readline())["cpu"]
+                    cpu += c if n else 0.0
+            if kind == "together":
+                for p in ps:
+                    assert p.stdout is not None
+                    c = json.loads(p.stdout.readline())["cpu"]
+                    cpu += c if n else 0.0
+        for p in ps:
+            assert p.stdin is not None
+            p.stdin.close()
+            p.wait()
+        for d in root.glob(f"paired-{rnd}-*"):
+            shutil.rmtree(d, ignore_errors=True)
+        kinds[kind].append(cpu)
+        print(f"  contention round {rnd + 1}: {kind} {cpu:.2f} CPU s", flush=True)
+    together, alone = sum(kinds["together"]), sum(kinds["alone"])
+    return {"together_cpu_s": kinds["together"], "alone_cpu_s": kinds["alone"], "ratio": together / alone,
+            "files": len(paths) - 1}  # fmt: skip
+
+
 def last_run(store: Path) -> dict[str, Any]:
     from auditor.batch import store as S
 
@@ -539,6 +650,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "(e.g. `hhaudit batch CORPUS --store DIR --night 2026-11-30`: a store with a history)")  # fmt: skip
     ap.add_argument("--worker-startup", type=int, default=0, metavar="N",
                     help="a pool worker's start-up, N fresh processes (with --previous: alternating)")  # fmt: skip
+    ap.add_argument("--contention", type=int, default=0, metavar="FILES",
+                    help="the files' CPU with two workers at once against one at a time, FILES files in lockstep "
+                    "(--repeat rounds of each)")  # fmt: skip
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -705,6 +819,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(common.format_table([f"worker start-up, {len(path.read_text().split(chr(10) * 3)) - 1:,} hands "
                                        f"(CPU s, min / median of {args.worker_startup})", "start-up", "interpreter",
                                        "imports and warm-up", "first file's extra", "one file"], wrows))  # fmt: skip
+            shutil.rmtree(src)
+        if args.contention:
+            src = root / "in-contention"
+            generate(src, args.contention * args.hands_per_file, args.hands_per_file, texts)
+            c = result["contention"] = contention(sorted(src.glob("*.txt")), root, args.repeat)
+            print(f"contention: the files' CPU with two workers at once / one at a time, {c['files']} files x 2 "
+                  f"processes, {args.repeat} round(s) of each: {sum(c['together_cpu_s']):.2f} / "
+                  f"{sum(c['alone_cpu_s']):.2f} = {c['ratio']:.3f}")  # fmt: skip
             shutil.rmtree(src)
         rows = []
         for n in (int(x) for x in args.rss.split(",") if x.strip() and int(x)):

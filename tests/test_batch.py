@@ -683,3 +683,28 @@ def test_timings_keep_each_file_s_worker_and_times_and_the_pool_ends_with_the_ni
         assert pid != os.getpid() and 0 < cpu0 <= cpu1 and 0 < t0 <= t1
         assert tm.marks["submit"][1] <= t1 <= tm.marks["results"][1]
     assert list(tm.marks) == ["locked", "submit", "results", "manifest", "night"]
+
+
+def test_pool_workers_run_polars_on_one_thread_unless_the_user_chose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool worker's polars has :data:`auditor.batch.engines.WORKER_THREADS` threads (issue 16: the
+    workers already keep the cores busy), this process keeps its own, and ``POLARS_MAX_THREADS`` set
+    by the user reaches the workers unchanged."""
+    from auditor.batch.engines import WORKER_THREADS, Pool
+
+    monkeypatch.delenv("POLARS_MAX_THREADS", raising=False)
+    pool = Pool(2)
+    try:
+        assert pool.pool is not None
+        assert {pool.pool.submit(pl.thread_pool_size).result() for _ in range(4)} == {int(WORKER_THREADS)}
+    finally:
+        pool.close()
+    assert "POLARS_MAX_THREADS" not in os.environ
+    monkeypatch.setenv("POLARS_MAX_THREADS", "3")
+    pool = Pool(2)
+    try:
+        assert pool.pool is not None
+        assert pool.pool.submit(pl.thread_pool_size).result() == 3
+    finally:
+        pool.close()

@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the per-file step imports polars: imported when a file is a
 
 #: How long the Dask client waits for the scheduler before the run fails.
 CONNECT_TIMEOUT = "30s"
+#: polars' threads in a pool worker (``POLARS_MAX_THREADS``, unless the user set it; issue 16): the
+#: pool's processes already keep every core busy, and a worker's extra polars threads only compete
+#: with the other workers for them (one file's frames and Parquet parts are small: ~1.3 % less CPU a
+#: file with two workers at once, ``benchmarks/README.md`` s14-batch).  The batch process and the
+#: serial engine keep polars' default.
+WORKER_THREADS = "1"
 
 
 Results = Generator["FileResult", None, None]
@@ -63,8 +69,11 @@ def _init_worker() -> None:
     """Pool worker start-up: leave Ctrl-C to the batch process, and die with it (Linux); at its exit,
     skip collecting the heap (issue 16: ~0.1 s of CPU a worker, while the batch process waits for its
     workers to end; everything a worker writes is committed and closed with each file, see
-    :func:`auditor.cli.quick_exit`)."""
+    :func:`auditor.cli.quick_exit`); polars with :data:`WORKER_THREADS` threads (set before
+    :func:`_warm` imports it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "polars" not in sys.modules:  # (polars reads it once, when it is imported)
+        os.environ.setdefault("POLARS_MAX_THREADS", WORKER_THREADS)
     atexit.register(gc.freeze)
     if sys.platform.startswith("linux"):
         try:
