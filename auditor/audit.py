@@ -38,6 +38,14 @@ class Audited:
     pots: PotTrace | None
     findings: list[Finding]
 
+    # written out (the dataclass's own, same signature): compiled (mypyc), a dataclass keeps the
+    # interpreted ``__init__`` that ``dataclasses`` generates; this one is native stores (once a hand)
+    def __init__(self, hand: Hand, trace: Trace, pots: PotTrace | None, findings: list[Finding]) -> None:
+        self.hand = hand
+        self.trace = trace
+        self.pots = pots
+        self.findings = findings
+
     @property
     def profile(self) -> Profile:
         return self.trace.profile
@@ -164,6 +172,12 @@ class Result:
     hand: Hand | None
     audited: Audited | None
     findings: list[Finding]
+
+    def __init__(self, chunk: Chunk, hand: Hand | None, audited: Audited | None, findings: list[Finding]) -> None:
+        self.chunk = chunk  # (written out, as Audited's)
+        self.hand = hand
+        self.audited = audited
+        self.findings = findings
 
 
 @dataclass
