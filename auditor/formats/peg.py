@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
 from parsimonious.expressions import OneOf, Quantifier, Regex
@@ -382,8 +382,8 @@ Parts = list[tuple[str, dict[str, Any]]]
 #: that read it whole and the values it gave (those not None), which is what matching the line
 #: again gives (a table's hands repeat its line, the button aside: 76% of the PokerStars corpus's).
 #: A cache of the grammar's own answers, bounded by :data:`TABLES_KEPT` (cleared when full).
-_TABLES: dict[str, tuple[re.Pattern[str], dict[str, Any]]] = {}
-TABLES_KEPT = 1024
+_TABLES: Final[dict[str, tuple[re.Pattern[str], dict[str, Any]]]] = {}
+TABLES_KEPT: Final = 1024
 
 
 def _table_values(table: re.Pattern[str], line: str) -> dict[str, Any] | None:
