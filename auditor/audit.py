@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from auditor import findings as F
 from auditor.findings import Finding, HandKind, plans
@@ -37,6 +37,14 @@ class Audited:
     trace: Trace
     pots: PotTrace | None
     findings: list[Finding]
+
+    # written out (the dataclass's own, same signature): compiled (mypyc), a dataclass keeps the
+    # interpreted ``__init__`` that ``dataclasses`` generates; this one is native stores (once a hand)
+    def __init__(self, hand: Hand, trace: Trace, pots: PotTrace | None, findings: list[Finding]) -> None:
+        self.hand = hand
+        self.trace = trace
+        self.pots = pots
+        self.findings = findings
 
     @property
     def profile(self) -> Profile:
@@ -100,12 +108,12 @@ def judge(t: Trace, pt: PotTrace) -> list[Finding]:
 
 #: Betting findings that can start a cascade: a wager the site printed wrong (or out of place)
 #: leaves the replay's betting state off for the rest of the street and the pot.
-_ROOTS = ("B002", "B004", "B006", "B007")
+_ROOTS: Final = ("B002", "B004", "B006", "B007")
 #: Betting findings that follow from an earlier root: order, calls and streets judged on a state
 #: that the root already put off.
-_FOLLOWERS = frozenset({"B002", "B004", "B006", "B007", "B011"})
+_FOLLOWERS: Final = frozenset({"B002", "B004", "B006", "B007", "B011"})
 #: Pot findings that follow from a wrong call when their discrepancy is that call's shortfall.
-_MONEY = frozenset({"A002", "A010"})
+_MONEY: Final = frozenset({"A002", "A010"})
 
 
 def _gap(f: Finding) -> int | None:
@@ -164,6 +172,12 @@ class Result:
     hand: Hand | None
     audited: Audited | None
     findings: list[Finding]
+
+    def __init__(self, chunk: Chunk, hand: Hand | None, audited: Audited | None, findings: list[Finding]) -> None:
+        self.chunk = chunk  # (written out, as Audited's)
+        self.hand = hand
+        self.audited = audited
+        self.findings = findings
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from auditor.fastinit import by_fields
 
@@ -223,10 +223,10 @@ class _Profiles(Mapping[str, Profile]):
 
 
 #: Every profile by name: the rule books and the formats' house profiles.
-PROFILES: Mapping[str, Profile] = _Profiles()
+PROFILES: Final[Mapping[str, Profile]] = _Profiles()
 
 
-_REGISTRY: list[Registry] = []  # the format registry, bound on first use (it imports this module)
+_REGISTRY: Final[list[Registry]] = []  # the format registry, bound on first use (it imports this module)
 
 
 def for_hand(site: str, name: str | None) -> Profile:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from functools import cache
+from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-ZONES: dict[str, str] = {
+ZONES: Final[dict[str, str]] = {
     "UTC": "UTC",
     "GMT": "UTC",
     "Z": "UTC",
@@ -66,7 +67,7 @@ ZONES: dict[str, str] = {
 }
 """Zone abbreviations as sites print them, mapped to the IANA zone of their region."""
 
-ASSUMED: dict[str, str] = {
+ASSUMED: Final[dict[str, str]] = {
     "pokerstars": "America/New_York",  # old PokerStars headers print no zone; the server clock was ET
     "ggpoker": "UTC",  # GGPoker hand histories print no zone; their times are UTC
     "winamax": "Europe/Paris",  # Winamax prints UTC today; earlier exports printed Paris time bare
@@ -77,7 +78,7 @@ ASSUMED: dict[str, str] = {
 }
 """The zone assumed for a hand whose site printed none (``zone_assumed`` is then true)."""
 
-_DATE = re.compile(
+_DATE: Final = re.compile(
     r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})(?:\s*-)?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s+\(?([A-Z]{1,5})\)?)?"
 )
 

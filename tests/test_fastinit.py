@@ -356,3 +356,12 @@ def test_builder_signature_is_the_class_init() -> None:
         assert isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call)
         assert ast.unparse(ret.value.func) == M.BUILDERS[name].__name__
         assert [ast.unparse(a) for a in ret.value.args] == [f.name for f in fields], name
+
+
+@pytest.mark.parametrize("name", ["Audited", "Result"])
+def test_the_audit_step_classes_write_their_init(name: str) -> None:
+    """``audit.Audited`` (once a hand) and ``audit.Result`` write their ``__init__`` as the replay's
+    classes do (compiled, a dataclass would keep the interpreted one ``dataclasses`` generates)."""
+    from auditor import audit
+
+    test_each_replay_init_sets_the_declared_fields(getattr(audit, name))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 
 #: Currency symbols and the ISO codes they stand for (the first match wins).
 SYMBOLS: tuple[tuple[str, str], ...] = (
@@ -22,7 +23,7 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
 #: How hhaudit prints each currency.
 PRINTED = {"USD": "$", "EUR": "€", "GBP": "£", "INR": "Rs. ", "CNY": "¥", "CAD": "C$"}
 #: A currency sign that marks an amount as real money.
-MONEY_SIGN = re.compile(r"[$€£¥₹]|Rs\.")
+MONEY_SIGN: Final = re.compile(r"[$€£¥₹]|Rs\.")
 
 
 class AmountError(ValueError):
@@ -33,9 +34,9 @@ class AmountError(ValueError):
         self.needed = needed
 
 
-_NUM = re.compile(r"-?\d[\d,. ]*")
+_NUM: Final = re.compile(r"-?\d[\d,. ]*")
 #: Longest run of digits an amount may have (Python refuses to convert 4,300 digits and more).
-MAX_DIGITS = 30
+MAX_DIGITS: Final = 30
 
 
 @lru_cache(maxsize=8192)
@@ -76,7 +77,7 @@ def to_minor(text: str, decimals: int, dot_thousands: bool = False) -> int:
     return -value if neg else value
 
 
-_DECIMALS = re.compile(r"\d[.,]\d{1,2}(?!\d)")
+_DECIMALS: Final = re.compile(r"\d[.,]\d{1,2}(?!\d)")
 
 
 def has_decimals(text: str | None) -> bool:

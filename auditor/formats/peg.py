@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parsimonious.exceptions import IncompleteParseError, ParseError
 from parsimonious.expressions import OneOf, Quantifier, Regex
@@ -382,8 +382,8 @@ Parts = list[tuple[str, dict[str, Any]]]
 #: that read it whole and the values it gave (those not None), which is what matching the line
 #: again gives (a table's hands repeat its line, the button aside: 76% of the PokerStars corpus's).
 #: A cache of the grammar's own answers, bounded by :data:`TABLES_KEPT` (cleared when full).
-_TABLES: dict[str, tuple[re.Pattern[str], dict[str, Any]]] = {}
-TABLES_KEPT = 1024
+_TABLES: Final[dict[str, tuple[re.Pattern[str], dict[str, Any]]]] = {}
+TABLES_KEPT: Final = 1024
 
 
 def _table_values(table: re.Pattern[str], line: str) -> dict[str, Any] | None:
@@ -491,28 +491,29 @@ class PegVisitor:
             else:
                 raise _Slow
 
-    def read_head(self, plan: HeadPlan, lines: Sequence[str]) -> int:
+    def read_head(self, plan: HeadPlan, lines: tuple[str, ...]) -> int:
         """Read the head (header, table line, seats) line by line with the grammar's own rules, as
         ``hand_head`` would; returns how many lines it took.  Anything else goes to the full parse."""
         a = self.a
         if len(lines) < 3:
             raise _Slow
+        head = lines[0]
         fast = plan.header_fast
         if fast is not None and fast.flat is not None:  # the header rule as one regex, its values merged
-            merged = fast.values(lines[0])
-            if merged is None or merged[0] != len(lines[0]):
+            merged = fast.values(head)
+            if merged is None or merged[0] != len(head):
                 raise _Slow  # the full parse reports it
             a.col = 1
             a.header(merged[1])  # what on_header gives the assembler
         elif fast is not None:  # the header rule as one regex (see pegline)
-            got = fast.match(lines[0])
-            if got is None or got[0] != len(lines[0]):
+            got = fast.match(head)
+            if got is None or got[0] != len(head):
                 raise _Slow  # the full parse reports it
             a.col = 1
-            HANDLERS["header"](self, got[1], lines[0])
+            HANDLERS["header"](self, got[1], head)
         else:
-            header = plan.header.match(lines[0])  # ParseError: the full parse reports it
-            if header.end != len(lines[0]):
+            header = plan.header.match(head)  # ParseError: the full parse reports it
+            if header.end != len(head):
                 raise _Slow
             self.walk(header)
         first = a.line
@@ -522,23 +523,26 @@ class PegVisitor:
         a.line, a.col = first + 1, 1  # (no handler moves the column: 1 for every seat line too)
         a.table(table)  # what on_table does with the table rule's one part
         n = 2  # then one seat line or more (seat_block)
-        seat = plan.seat
+        match = plan.seat.match  # (bound once a hand: a call per line, not a method look-up)
         values = plan.seat_values
+        # a seat line's values as quick's seat reader takes them (seat, player, stack, bounty,
+        # status: quick.FIELDS["seat"]), by their index in ``groups()`` (group numbers start at 1),
+        # handed to the assembler in one direct call; or, without them, its parts for on_seat
+        s, p, k, b, t = (0, 0, 0, 0, 0) if values is None else [v - 1 for v in values]
         end = len(lines)
-        add = a.seat  # each seat line's values as one tuple (what quick's seat reader does), or its parts
-        on_seat = HANDLERS["seat"]
         while n < end:
             line = lines[n]
-            m = seat.match(line)
+            m = match(line)
             if m is None:
                 break
             if m.end() != len(line):
                 raise _Slow
             a.line = first + n
             if values is not None:
-                add(*m.group(*values))
+                g = m.groups()
+                a.seat(g[s], g[p], g[k], g[b], g[t])
             else:
-                on_seat(self, [("seat", m.groupdict())], None)
+                HANDLERS["seat"](self, [("seat", m.groupdict())], None)
             n += 1
         if n == 2:
             raise _Slow  # no seat line: the full parse reports it

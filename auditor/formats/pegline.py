@@ -117,6 +117,7 @@ class LineRegex:
             return None
         if not self.repeated:  # terminals in the pattern's order are in the tree's order: no sort
             out: Parts = []
+            groups = m.groups()  # (one call: each value by its index, group numbers start at 1)
             for t in self.terminals:
                 start, end = m.span(t.group)
                 if start < 0:
@@ -128,11 +129,8 @@ class LineRegex:
                         out.append((t.name, r.groupdict()))
                         start = r.end()
                     continue
-                names = t.names  # (its groups' values by one call: a tuple from two groups on)
-                if len(names) > 1:
-                    out.append((t.name, dict(zip(names, m.group(*t.groups), strict=True))))
-                else:
-                    out.append((t.name, {names[0]: m.group(t.groups[0])} if names else {}))
+                names, nums = t.names, t.groups
+                out.append((t.name, {names[i]: groups[nums[i] - 1] for i in range(len(names))}))
             return m.end(), out
         found: list[tuple[int, int, int, str, dict[str, Any]]] = []
         for k, t in enumerate(self.terminals):

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Final
 
 from auditor import model as M
 
-_NUMBERED = re.compile(r"(.+) ([1-3])")
-_BOARD_RUN = re.compile(r"BOARD ([1-3]) - (.+)")
-_UTG = re.compile(r"utg\+(\d)")
-_CARD_SEP = re.compile(r"[\s,]+")
-_DIGITS = re.compile(r"(\d+)")
+_NUMBERED: Final = re.compile(r"(.+) ([1-3])")
+_BOARD_RUN: Final = re.compile(r"BOARD ([1-3]) - (.+)")
+_UTG: Final = re.compile(r"utg\+(\d)")
+_CARD_SEP: Final = re.compile(r"[\s,]+")
+_DIGITS: Final = re.compile(r"(\d+)")
 
 _GAMES: tuple[tuple[str, M.Game], ...] = (
     # games hhaudit does not judge by their names' look-alikes (Kings Club): 2-7 razz is stud to the
@@ -245,7 +246,7 @@ POST_KINDS: dict[str, M.PostKind] = {
     "posts dead": "dead_small_blind",
 }
 
-_POSITION_SLOTS = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
+_POSITION_SLOTS: Final = {"dealer": 1, "small blind": 2, "big blind": 3, "utg": 4}
 
 
 def position_slot(name: str) -> int | None:
@@ -269,13 +270,13 @@ LIVE_POSTS = frozenset({"small_blind", "big_blind", "straddle", "button_blind", 
 
 #: Card ranks and suits some sites print in the player's language (888: Swedish "Knh", German
 #: "8Pik", Dutch "Vh", French "7p", Russian ranks read as cp1252 "Âh"), mapped to the canonical letters.
-_LOCAL_RANKS = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
+_LOCAL_RANKS: Final = {"Kn": "J", "B": "J", "V": "Q", "D": "Q", "H": "K", "E": "A",
                 "\u00c2": "J", "\u0412": "J", "\u00c4": "Q", "\u0414": "Q", "\u00ca": "K", "\u041a": "K",
                 "\u00d2": "A", "\u0422": "A"}  # fmt: skip
-_LOCAL_SUITS = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
-_SUIT_FIRST = re.compile(r"([shdcSHDC])(10|[2-9TJQKA])")
-_CANONICAL_CARD = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
-_LOCAL_CARD = re.compile(
+_LOCAL_SUITS: Final = {"Pik": "s", "Herz": "h", "Karo": "d", "Kreuz": "c", "p": "s", "t": "c"}  # French pique, trèfle
+_SUIT_FIRST: Final = re.compile(r"([shdcSHDC])(10|[2-9TJQKA])")
+_CANONICAL_CARD: Final = re.compile(r"(?:10|[2-9TJQKAX])[shdcxX]|X")
+_LOCAL_CARD: Final = re.compile(
     r"(10|[2-9TJQKA]|Kn|[BVDHE\u00c2\u00c4\u00ca\u00d2\u0412\u0414\u041a\u0422])([shdcpt]|Pik|Herz|Karo|Kreuz)"
 )
 
@@ -294,15 +295,15 @@ def card_of(token: str) -> str:
     return _LOCAL_RANKS.get(m.group(1), m.group(1)) + _LOCAL_SUITS.get(m.group(2), m.group(2))
 
 
-_BRACKETED = re.compile(r"\[([^\]]*)\]")
+_BRACKETED: Final = re.compile(r"\[([^\]]*)\]")
 #: cards printed with no separator ("Jd8sAd2s", eNet / People's Network)
-_RUN_OF_CARDS = re.compile(r"(?:(?:10|[2-9TJQKA])[shdc]){2,}")
-_ONE_CARD = re.compile(r"(?:10|[2-9TJQKA])[shdc]")
-_SPACED_CARD = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
-_DASHED = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
-_UPPER_SUIT = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
+_RUN_OF_CARDS: Final = re.compile(r"(?:(?:10|[2-9TJQKA])[shdc]){2,}")
+_ONE_CARD: Final = re.compile(r"(?:10|[2-9TJQKA])[shdc]")
+_SPACED_CARD: Final = re.compile(r"^(10|[2-9TJQKAtjqka]) ([shdcSHDC])$")
+_DASHED: Final = re.compile(r"(?:10|[2-9TJQKA])[shdc](?: - (?:10|[2-9TJQKA])[shdc])+")
+_UPPER_SUIT: Final = re.compile(r"(?<=[0-9TJQKA])([SHDC])$")
 #: canonical cards (``_CANONICAL_CARD``) separated by single spaces: read as they are (issue 16)
-_PLAIN_CARDS = re.compile(r"(?:(?:10|[2-9TJQKAX])[shdcxX]|X)(?: (?:(?:10|[2-9TJQKAX])[shdcxX]|X))*")
+_PLAIN_CARDS: Final = re.compile(r"(?:(?:10|[2-9TJQKAX])[shdcxX]|X)(?: (?:(?:10|[2-9TJQKAX])[shdcxX]|X))*")
 
 
 @lru_cache(maxsize=4096)

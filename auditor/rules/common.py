@@ -20,9 +20,9 @@ def money(hand: Hand, amount: int | None) -> str:
     return format_minor(amount, hand.decimals, hand.currency, hand.play_money)
 
 
-_GAME_CITED = frozenset({"stud", "stud_hilo", "razz", "draw"})
-_AMOUNT_KEYS = ("expected", "actual", "facing", "full_raise")
-_NOT_MONEY = frozenset({"B010", "H004", "H006"})  # counts raises or cards, not money
+_GAME_CITED: Final = frozenset({"stud", "stud_hilo", "razz", "draw"})
+_AMOUNT_KEYS: Final = ("expected", "actual", "facing", "full_raise")
+_NOT_MONEY: Final = frozenset({"B010", "H004", "H006"})  # counts raises or cards, not money
 
 
 def money_unit(hand: Hand, code: str, data: dict[str, Any]) -> dict[str, Any] | None:

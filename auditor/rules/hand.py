@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from auditor import findings as F
 from auditor.findings import Finding, HandKind, Severity, rule
@@ -15,12 +15,12 @@ from auditor.rules.betting import walk, walked
 from auditor.rules.common import NOTHING, flag
 from auditor.seenstore import First, SeenStore
 
-_NO_DECK_CHECK = frozenset({"draw", "other"})
+_NO_DECK_CHECK: Final = frozenset({"draw", "other"})
 #: The events that name a player's cards (H002, H004).
-_HOLDINGS: frozenset[type] = frozenset({HoleCards, Show, Muck, SeatResult})
-_HOLDING_TYPES: tuple[type[HoleCards] | type[Show] | type[Muck] | type[SeatResult], ...] = (
+_HOLDINGS: Final[frozenset[type]] = frozenset({HoleCards, Show, Muck, SeatResult})
+_HOLDING_TYPES: Final[tuple[type[HoleCards] | type[Show] | type[Muck] | type[SeatResult], ...]] = (
     HoleCards, Show, Muck, SeatResult)  # fmt: skip
-_NONE: tuple[Any, ...] = ()  # (a hand's events of a type it has none of)
+_NONE: Final[tuple[Any, ...]] = ()  # (a hand's events of a type it has none of)
 
 
 def _deals_hole_cards(k: HandKind) -> bool:
