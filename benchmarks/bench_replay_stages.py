@@ -31,8 +31,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -116,16 +114,6 @@ def measure(site: str, repeat: int) -> dict[str, Any]:
     return out
 
 
-def _run(python: str, pythonpath: str | None, site: str, repeat: int) -> dict[str, Any]:
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
-    cmd = [python, "-P", str(Path(__file__).resolve()), "--site", site, "--repeat", str(repeat), "--child"]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--site", default="pokerstars", help="the corpus folder and site (default pokerstars)")
@@ -147,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for r in range(args.rounds):
         for label, python, path in sides:
-            got = _run(python, path, args.site, args.repeat)
+            got = common.child_json(
+                python, path, __file__, ["--site", args.site, "--repeat", str(args.repeat), "--child"]
+            )
             rows.append([f"{label} ({r + 1})", got["package"], got["hands"], *(f"{got[s]:.1f}" for s in STAGES)])
             print(common.format_table(["side", "package", "hands", *(f"{s} us/h" for s in STAGES)], rows[-1:]))
     print()

@@ -40,9 +40,7 @@ import argparse
 import gc
 import io
 import json
-import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -180,16 +178,6 @@ def measure(folders: list[str], repeat: int) -> dict[str, Any]:
     }
 
 
-def _run(python: str, pythonpath: str | None, sites: str, repeat: int) -> dict[str, Any]:
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
-    cmd = [python, "-P", str(Path(__file__).resolve()), "--sites", sites, "--repeat", str(repeat), "--child"]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sites", default="", help="corpus folders, comma-separated (default: the whole corpus)")
@@ -213,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for r in range(args.rounds):
         for label, python, path in sides:
-            got = _run(python, path, args.sites, args.repeat)
+            got = common.child_json(
+                python, path, __file__, ["--sites", args.sites, "--repeat", str(args.repeat), "--child"]
+            )
             cells = [f"{got[c]:.3f}" if c == "eval share" else f"{got[c]:.1f}" for c in COLUMNS]
             rows.append([f"{label} ({r + 1})", got["package"], got["hands"], got["showdowns"], got["calls"],
                          *cells])  # fmt: skip

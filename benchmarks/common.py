@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -221,3 +223,16 @@ def _fmt(c: Any) -> str:
     if isinstance(c, int):
         return f"{c:,}"
     return str(c)
+
+
+def child_json(python: str, pythonpath: str | None, script: str | Path, args: Sequence[str]) -> dict[str, Any]:
+    """Run ``script`` with ``args`` under ``python`` (``-P``, from ``/``; ``PYTHONPATH`` set to
+    ``pythonpath`` when given: another checkout) and return the JSON object its last line prints:
+    the benchmarks' child process for a side measured in its own interpreter."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    cmd = [python, "-P", str(Path(script).resolve()), *args]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result

@@ -892,14 +892,7 @@ class Replay:
                 pl.capped = True
         pl.acted = True
         self.last_actor = pl
-        if not pl.stack_known and add > 0 and e.all_in:  # (:meth:`_took`, inlined: one call a wager)
-            pl.stack, pl.all_in = 0, True
-            s.stack = add
-        after = pl.stack
-        s.add = add
-        s.stack_after = after
-        s.all_in_after = after == 0 or pl.capped
-        self.steps.append(s)
+        self._took(s, pl, add)
 
     def facts(self, pl: Player, kind: str = "") -> dict[str, object]:
         """What the rules allow ``pl`` at this moment (the facts a Step records), by name."""
