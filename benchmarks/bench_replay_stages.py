@@ -118,23 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--site", default="pokerstars", help="the corpus folder and site (default pokerstars)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per stage, the best kept (default 5)")
-    ap.add_argument("--rounds", type=int, default=1, help="how many times each side is measured, interleaved")
-    ap.add_argument("--previous", type=Path, help="another checkout, measured with PYTHONPATH=DIR")
-    ap.add_argument("--python", help="another interpreter (its installed package), measured the same way")
-    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    common.add_side_options(ap)
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(measure(args.site, args.repeat)))
         return 0
-    # this interpreter's own package (an editable install: this checkout; a compiled venv: its wheel)
-    sides: list[tuple[str, str, str | None]] = [("this", sys.executable, None)]
-    if args.previous is not None:
-        sides.insert(0, ("previous", sys.executable, str(args.previous.resolve())))
-    if args.python:
-        sides.insert(0, ("other python", args.python, None))
     rows = []
     for r in range(args.rounds):
-        for label, python, path in sides:
+        for label, python, path in common.sides(args):
             got = common.child_json(
                 python, path, __file__, ["--site", args.site, "--repeat", str(args.repeat), "--child"]
             )

@@ -182,25 +182,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sites", default="", help="corpus folders, comma-separated (default: the whole corpus)")
     ap.add_argument("--repeat", type=int, default=3, help="timed passes, each over other hands, the best kept (3)")
-    ap.add_argument("--rounds", type=int, default=1, help="how many times each side is measured, interleaved")
-    ap.add_argument("--previous", type=Path, help="another checkout, measured with PYTHONPATH=DIR")
-    ap.add_argument("--python", help="another interpreter (its installed package), measured the same way")
-    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    common.add_side_options(ap)
     args = ap.parse_args(argv)
     if args.child:
         root = common.default_corpus("")
         folders = args.sites.split(",") if args.sites else sorted(p.name for p in root.iterdir() if p.is_dir())
         print(json.dumps(measure(folders, args.repeat)))
         return 0
-    sides: list[tuple[str, str, str | None]] = [("this", sys.executable, None)]
-    if args.previous is not None:
-        sides.insert(0, ("previous", sys.executable, str(args.previous.resolve())))
-    if args.python:
-        sides.insert(0, ("other python", args.python, None))
     head = ["side", "package", "hands", "showdowns", "calls", *COLUMNS]
     rows = []
     for r in range(args.rounds):
-        for label, python, path in sides:
+        for label, python, path in common.sides(args):
             got = common.child_json(
                 python, path, __file__, ["--sites", args.sites, "--repeat", str(args.repeat), "--child"]
             )

@@ -12,6 +12,7 @@ time whatever they measure on those in-memory objects.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import io
 import json
@@ -236,3 +237,25 @@ def child_json(python: str, pythonpath: str | None, script: str | Path, args: Se
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def add_side_options(ap: Any) -> None:
+    """The options of a benchmark that measures this checkout against another side, each in its own
+    child process (:func:`child_json`): ``--rounds``, ``--previous``, ``--python`` and the hidden
+    ``--child``."""
+    ap.add_argument("--rounds", type=int, default=1, help="how many times each side is measured, interleaved")
+    ap.add_argument("--previous", type=Path, help="another checkout, measured with PYTHONPATH=DIR")
+    ap.add_argument("--python", help="another interpreter (its installed package), measured the same way")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+
+
+def sides(args: Any) -> list[tuple[str, str, str | None]]:
+    """The sides :func:`add_side_options` asked for, as (label, interpreter, PYTHONPATH): another
+    interpreter, another checkout, then this interpreter's own package (an editable install: this
+    checkout; a compiled venv: its wheel)."""
+    out: list[tuple[str, str, str | None]] = [("this", sys.executable, None)]
+    if args.previous is not None:
+        out.insert(0, ("previous", sys.executable, str(args.previous.resolve())))
+    if args.python:
+        out.insert(0, ("other python", args.python, None))
+    return out
