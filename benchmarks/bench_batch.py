@@ -36,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -680,19 +681,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             counts = [int(x) for x in args.workers.split(",")]
             best: dict[int, dict[str, Any]] = {}
             controls: list[dict[str, float]] = []
+            rounds: list[dict[str, float]] = []
             for rep in range(args.repeat):  # alternate the worker counts: a slow spell hits both
-                for w in counts:
+                seconds: dict[int, float] = {}
+                # odd rounds run the counts in reverse: a spell that slows the machine's second half of
+                # a round does not always fall on the same worker count
+                for w in counts if rep % 2 == 0 else counts[::-1]:
                     store = root / f"store-speed-{w}-{rep}"
                     r = measure(src, store, w, args.speed)
                     r["input_mib"] = nbytes / 2**20
                     result["speed"].append(r)
+                    seconds[w] = r["seconds"]
                     print(f"  {w} worker(s): {r['seconds']:.1f} s, CPU {r['cpu_s']:.1f} s", flush=True)
                     if w not in best or r["seconds"] < best[w]["seconds"]:
                         best[w] = r
                     shutil.rmtree(store)
                 if len(counts) >= 2:  # the machine's own 2-process gain, measured between the runs
                     controls.append(machine_scaling())
-                    print(f"  control: {controls[-1]['ratio']:.2f}", flush=True)
+                    pair = seconds[counts[0]] / seconds[counts[1]]
+                    rounds.append({"ratio": pair, "control": controls[-1]["ratio"]})
+                    print(f"  control: {controls[-1]['ratio']:.2f}; this round's ratio {pair:.2f}", flush=True)
             rows = [
                 [
                     f"{w} worker(s)",
@@ -727,6 +735,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"against 1 on this machine, best of {len(controls)} measured between the runs: "
                     f"{ctl['ratio']:.2f}; ratio / control {ratio / ctl['ratio']:.2f})"
                 )
+                result["rounds"] = rounds
+                if len(rounds) >= 2:  # each round's own ratio against its own control (paired)
+                    pr = [x["ratio"] for x in rounds]
+                    pc = [x["ratio"] / x["control"] for x in rounds]
+                    print(
+                        f"paired, {len(rounds)} rounds (each round's {counts[1]}- and {counts[0]}-worker runs and the "
+                        f"control after them): ratio median {statistics.median(pr):.2f} (best {max(pr):.2f}); "
+                        f"ratio / control median {statistics.median(pc):.2f}; control "
+                        + ", ".join(f"{x['control']:.2f}" for x in rounds)
+                    )
             shutil.rmtree(src)
         if args.phases:
             src = root / f"in-phases-{args.phases}"

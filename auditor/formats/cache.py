@@ -24,6 +24,12 @@ Never a wrong grammar:
   concurrent reader (two batch workers starting at once) sees the old file, the new one or none;
 * any failure to write (read-only home, full disk) only costs the time of building again.
 
+Bounded on disk: every edit of a grammar or card, every hhaudit or Python upgrade, gives new keys,
+and the old files are never read again.  So each write (a cache miss: something was just built)
+also removes the files not used for :data:`STALE_DAYS` days and any temporary file a killed writer
+left behind (older than a day); a file in use keeps a fresh modification time (a load touches it
+when it is more than a day old).  Only this package's own ``<kind>-<key>.pickle`` names are removed.
+
 Where: ``$HHAUDIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/hhaudit``, else ``~/.cache/hhaudit``
 (``%LOCALAPPDATA%\\hhaudit`` on Windows).  ``HHAUDIT_NO_CACHE=1`` turns the cache off (every
 process builds what it needs, as before).  The directory is created private to the user (0700):
@@ -41,11 +47,13 @@ doubt, or another Python, and the pattern is compiled from its source as before.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import pickle
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -59,6 +67,10 @@ ENV_DIR = "HHAUDIT_CACHE_DIR"
 ENV_OFF = "HHAUDIT_NO_CACHE"
 #: Bumped when the layout of cached values changes in a way the source fingerprint would not see.
 LAYOUT = 1
+#: Days after which a cache file nobody loaded is removed (at the next write).
+STALE_DAYS = 30
+_DAY = 86_400.0
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*-[0-9a-f]{40}\.pickle(?:\.[^/\\]+\.tmp)?")
 
 
 def cache_dir() -> Path | None:
@@ -129,7 +141,8 @@ def path_of(kind: str, key: str) -> Path | None:
 def _load(path: Path, key: str, expect: type) -> object | None:
     try:
         with path.open("rb") as f:
-            if hasattr(os, "getuid") and os.fstat(f.fileno()).st_uid != os.getuid():
+            st = os.fstat(f.fileno())
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
                 return None  # somebody else's file: never loaded
             stored = pickle.load(f)
     except FileNotFoundError:
@@ -138,7 +151,47 @@ def _load(path: Path, key: str, expect: type) -> object | None:
         return None
     if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key and isinstance(stored[1], expect)):
         return None
+    _touch(path, st.st_mtime)
     return stored[1]
+
+
+def _touch(path: Path, mtime: float) -> None:
+    """Mark a file in use (its modification time now) when it was last marked over a day ago, so
+    that :func:`prune` keeps it: at most one ``utime`` a file a day."""
+    import time
+
+    if time.time() - mtime > _DAY:
+        with contextlib.suppress(OSError):  # read-only: the file may be pruned and built again, nothing worse
+            os.utime(path)
+
+
+def prune(directory: Path, now: float | None = None) -> list[str]:
+    """Remove from ``directory`` the cache files not used for :data:`STALE_DAYS` days and the
+    temporary files of writes that never finished (older than a day); returns the names removed.
+
+    Only this package's file names (``<kind>-<40 hex digits>.pickle``, and those names with a
+    temporary suffix) owned by the current user are considered; any error leaves the file."""
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for e in entries:
+        if not _NAME.fullmatch(e.name):
+            continue
+        try:
+            st = e.stat(follow_symlinks=False)
+            if uid is not None and st.st_uid != uid:
+                continue
+            limit = _DAY if e.name.endswith(".tmp") else STALE_DAYS * _DAY
+            if now - st.st_mtime > limit and e.is_file(follow_symlinks=False):
+                os.unlink(e.path)
+                removed.append(e.name)
+        except OSError:
+            continue
+    return removed
 
 
 @cache
@@ -210,6 +263,7 @@ def _store(path: Path, key: str, value: object) -> None:
             raise
     except Exception:  # read-only or full: the value was built, only the next start-up pays again
         return
+    prune(path.parent)
 
 
 def load_or_build(kind: str, key: str, expect: type[T], build: Callable[[], T]) -> T:
