@@ -13,6 +13,12 @@ process, so that the peak RSS reported is that run's and nothing else's:
 
 Then, on the same store, a second run over the unchanged input (everything skipped: hashing only).
 
+``--speed N --repeat R``: R rounds, each a 1-worker and a 2-worker run (in reverse order every other
+round) and the machine's own control after them (:func:`machine_scaling`: a pure-Python loop in 2
+processes against 1).  Printed: the best run of each worker count and their ratio against the best
+control, and, paired, each round's own ratio and its ratio to that round's control (medians): on a
+VM whose second core comes and goes between minutes, the paired figures are the ones to read.
+
 ``--phases N`` times where one run's time goes, for each worker count, in CPU seconds (steady on a
 shared machine, where the wall clock is not): ``run_batch`` in a fresh process with
 :class:`auditor.batch.runner.Timings`: the batch process's CPU before the first file is handed
