@@ -273,6 +273,76 @@ def test_partitions_read_straight_from_staged_parts_write_the_same_rows(
                 assert got.equals(want), (night, table)
 
 
+@pytest.mark.parametrize("staged", ["some", "all"])
+def test_a_staged_night_of_more_partitions_than_workers_is_cut_once_by_the_workers(
+    store: Path, tmp_path: Path, staged: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A staged night of more partitions than workers: one scatter job a worker cuts a run of the
+    staged files into partition files (each staged file read once, by one job), then each partition
+    is checked from the files of every scatter job, in order; the partitions are a multiple of the
+    workers.  The same crosshand rows, in the same order, and the same tails."""
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    monkeypatch.setattr(X, "HANDS_PER_PARTITION", 3)
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    read: list[str] = []
+    scattered: list[tuple[int, int]] = []
+    jobs: list[int] = []
+    scatter, job, real_read = NP.scatter_job, NP.partition_job, pl.read_parquet
+
+    def counted_scatter(files: list[tuple[str, str]], parts: int, out: str, j: int) -> list[int]:
+        scattered.append((parts, j))
+        return scatter(files, parts, out, j)
+
+    def counted_read(source: Any, *a: Any, **k: Any) -> pl.DataFrame:
+        if isinstance(source, str) and source.endswith(".h.parquet"):
+            read.append(os.path.basename(source))
+        return real_read(source, *a, **k)
+
+    monkeypatch.setattr(NP, "scatter_job", counted_scatter)
+    monkeypatch.setattr(NP, "partition_job", lambda *a: jobs.append(1) or job(*a))
+    monkeypatch.setattr(NP, "staged_partition_job", lambda *a: pytest.fail("not read directly"))
+    monkeypatch.setattr(pl, "read_parquet", counted_read)
+    for night in NIGHTS:
+        stage = tmp_path / f"stage-{night}"
+        stage.mkdir()
+        parts = NP._night_parts(str(copy), date.fromisoformat(night))
+        for k, (hp, sp) in enumerate(parts):
+            if staged == "all" or k % 2 == 0:
+                assert sp is not None
+                NP.stage_part(str(stage), hp, night, real_read(hp), real_read(sp))
+        read.clear()
+        scattered.clear()
+        jobs.clear()
+        X.run_night(str(copy), night, InProcess(), 2, str(stage))
+        assert len(scattered) == 2 and scattered[0][0] > 2 and scattered[0][0] % 2 == 0
+        assert sorted(j for _p, j in scattered) == [0, 1]
+        assert len(read) == len(set(read)) >= len(parts)  # each staged file read once
+        assert 0 < len(jobs) <= scattered[0][0]  # the partitions with hands (a few tables here)
+        for table in ("crosshand", NP.TAILS):
+            d = S.night_dir(str(store), table, night)
+            for name in os.listdir(d):
+                want = real_read(os.path.join(d, name))
+                got = real_read(os.path.join(S.night_dir(str(copy), table, night), name))
+                assert got.equals(want), (night, table)
+    assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]
+
+
+def test_slices_cut_the_staged_files_in_runs_of_about_one_size(tmp_path: Path) -> None:
+    files = []
+    for i, size in enumerate([10, 10, 10, 10, 40, 10, 10]):
+        h, s = tmp_path / f"{i}.h", tmp_path / f"{i}.s"
+        h.write_bytes(b"x" * size)
+        s.write_bytes(b"")
+        files.append((str(h), str(s)))
+    runs = NP.slices(files, 2)
+    assert [f for r in runs for f in r] == files  # consecutive, in order, each once
+    assert [len(r) for r in runs] == [4, 3]
+    assert NP.slices(files[:1], 3) == [files[:1]]  # none empty
+
+
 def _tables_store(root: Path, tables: int, hands: int = 4) -> Path:
     """A night of ``tables`` cash tables (a file each) of ``hands`` hands: the same hand dealt again
     with its starting stacks, so every later hand of a table breaks the chain (T-findings)."""

@@ -453,10 +453,16 @@ def run_night(
         os.makedirs(out)
         streamed = n > HANDS_PER_PARTITION or split > 1
         direct = NP.staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
-        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
-        if direct is not None:  # each job reads the staged parts and keeps its partition's hands
+        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        scatter: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        if direct is not None and direct[1] <= workers:  # each job reads the staged parts, keeps its hands
             files, parts = direct
             calls = [(NP.staged_partition_job, (files, parts, i, night, out)) for i in range(parts)]
+        elif direct is not None:  # each worker cuts a run of the staged parts into partition files
+            files, parts = direct
+            cut = os.path.join(tmp, "p")
+            os.makedirs(cut)
+            scatter = [(NP.scatter_job, (run, parts, cut, j)) for j, run in enumerate(NP.slices(files, workers))]
         elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
             found = NP.stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)
             calls = [(NP.partition_job, (hd, sd, night, out, i)) for i, (hd, sd) in enumerate(found)]
@@ -467,6 +473,13 @@ def run_night(
 
         def check() -> None:
             try:
+                if scatter:  # then partition p is the files of every scatter job, in order
+                    wrote = list(_results(ex, scatter, len(scatter), err))
+                    for i in range(parts):
+                        mine = [NP.scattered(cut, i, j) for j, got in enumerate(wrote) if i in got]
+                        if mine:
+                            hs, ss = [h for h, _s in mine], [s for _h, s in mine]
+                            calls.append((NP.partition_job, (hs, ss, night, out, i)))
                 spilled.extend(r for r in _results(ex, calls, JOBS_PER_WORKER * workers, err) if r is not None)
             except BaseException as e:  # raised again in this thread
                 failed.append(e)

@@ -415,25 +415,23 @@ def stream_night(
     return [files(i) for i in sorted(seen)]
 
 
-#: A streamed night of at most this many partitions is not written into partition files when its
-#: parts were staged: each partition's job reads every staged file and keeps its own hands
-#: (:func:`staged_night`, :func:`staged_partition_job`); more partitions are streamed first.
-DIRECT_PARTS = 8
-
-
 def staged_night(
     store: str, night: str, tmp: str, per_part: int, min_parts: int, stage: str
 ) -> tuple[list[tuple[str, str]], int] | None:
     """The night as staged files in :func:`stream_night`'s order (its parts, then the earlier
-    nights' tails) and the number of partitions, for :func:`staged_partition_job`; parts the workers
-    did not stage (files of an earlier run of the night) and the tails are staged into ``tmp`` now.
-    None when the night needs more than :data:`DIRECT_PARTS` partitions (:func:`stream_night`)."""
+    nights' tails) and the number of partitions (at least ``min_parts``, the workers, and a multiple
+    of it: each worker checks as many), for :func:`staged_partition_job` (as many partitions as
+    workers: each job reads every staged file and keeps its own hands) or :func:`scatter_job` then
+    :func:`partition_job` (more: each staged file is read once).  Parts the workers did not stage
+    (files of an earlier run of the night) and the tails are staged into ``tmp`` now.  None when
+    the night has no hand."""
     day = date.fromisoformat(night)
     before = tails(store, night)
     total = _count(store, night) + before.height
-    parts = max(-(-total // per_part), min_parts)
-    if not total or parts > DIRECT_PARTS:
+    if not total:
         return None
+    parts = max(-(-total // per_part), min_parts)
+    parts = -(-parts // min_parts) * min_parts
     out: list[tuple[str, str]] = []
     for hp, sp in _night_parts(store, day):
         staged = _staged(stage, hp)
@@ -474,9 +472,68 @@ def staged_partition_job(
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _read(path: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    """A partition file of :func:`stream_night` (its segments in order) as a frame of ``schema``."""
-    frames = [f.select(list(schema)).cast(schema) for f in _segments(path)]  # type: ignore[arg-type]
+def scatter_job(files: list[tuple[str, str]], parts: int, out: str, j: int) -> list[int]:
+    """Cut the staged ``files`` (a run of consecutive files of :func:`staged_night`'s list) by
+    partition (``_h % parts``, as :func:`stream_night` cuts them) into this job's own partition
+    files ``out/h-<p>-<j>.arrows`` and ``out/s-<p>-<j>.arrows``, buffered up to :data:`CHUNK_BYTES`
+    and appended segment by segment (:func:`_append`); returns the partitions it wrote.  A job of
+    :func:`auditor.batch.crosshand.run_night` on a pool worker, one for each worker, so that a night
+    of more partitions than workers reads each staged file once, not once per partition (issue 16):
+    partition ``p`` is then the files ``h-<p>-<j>`` of every job ``j`` in order (:func:`scattered`)."""
+    buf_h: list[pl.DataFrame] = []
+    buf_s: list[pl.DataFrame] = []
+    seen: set[int] = set()
+
+    def flush() -> None:
+        if not buf_h:
+            return
+        h, sv = pl.concat(buf_h), pl.concat(buf_s)
+        buf_h.clear()
+        buf_s.clear()
+        ss = sv.partition_by("_p", as_dict=True, include_key=False, maintain_order=True)
+        for (i,), df in h.partition_by("_p", as_dict=True, include_key=False, maintain_order=True).items():
+            hp, sp = scattered(out, int(i), j)
+            _append(hp, df)
+            if (i,) in ss:
+                _append(sp, ss[(i,)])
+            seen.add(int(i))
+
+    held = 0
+    for hp, sp in files:
+        h, sv = pl.read_parquet(hp), pl.read_parquet(sp)
+        buf_h.append(h.with_columns((pl.col("_h") % parts).cast(pl.Int64).alias("_p")).drop("_h"))
+        buf_s.append(sv.with_columns((pl.col("_h") % parts).cast(pl.Int64).alias("_p")).drop("_h"))
+        held += int(buf_h[-1].estimated_size() + buf_s[-1].estimated_size())
+        if held >= CHUNK_BYTES:
+            flush()
+            held = 0
+    flush()
+    return sorted(seen)
+
+
+def scattered(out: str, i: int, j: int) -> tuple[str, str]:
+    """The hands and seats files of partition ``i`` written by :func:`scatter_job` ``j``."""
+    return os.path.join(out, f"h-{i:06d}-{j:03d}.arrows"), os.path.join(out, f"s-{i:06d}-{j:03d}.arrows")
+
+
+def slices(files: list[tuple[str, str]], n: int) -> list[list[tuple[str, str]]]:
+    """``files`` cut into at most ``n`` runs of consecutive files of about the same size on disk
+    (one :func:`scatter_job` each); none empty."""
+    size = [os.path.getsize(h) + os.path.getsize(s) for h, s in files]
+    total = sum(size) or 1
+    out: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    at = 0
+    for f, b in zip(files, size, strict=True):
+        out[min(n - 1, (2 * at + b) * n // (2 * total))].append(f)  # by the file's middle
+        at += b
+    return [x for x in out if x]
+
+
+def _read(paths: str | list[str], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A partition's files of :func:`stream_night` or :func:`scatter_job` (their segments in order)
+    as a frame of ``schema``."""
+    names = [paths] if isinstance(paths, str) else paths
+    frames = [f.select(list(schema)).cast(schema) for p in names for f in _segments(p)]  # type: ignore[arg-type]
     return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
 
@@ -513,9 +570,10 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 
 
 def partition_job(
-    hands_file: str, seats_file: str, night: str, out: str | None = None, i: int = 0
+    hands_file: str | list[str], seats_file: str | list[str], night: str, out: str | None = None, i: int = 0
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
-    """One partition of a streamed night (:func:`stream_night`'s two files), checked alone: its
+    """One partition of a streamed night (:func:`stream_night`'s two files, or the files of every
+    :func:`scatter_job`, in order), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
     :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
     spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
@@ -524,7 +582,7 @@ def partition_job(
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _checked(hands_file: str, seats_file: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _checked(hands_file: str | list[str], seats_file: str | list[str], night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     from auditor.batch.crosshand import _check_frame
 
     hands, seats = _read(hands_file, _HANDS_LOC), _read(seats_file, C.SEAT_FIELDS)
