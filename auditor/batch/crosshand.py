@@ -523,10 +523,12 @@ def run_night(
             if not yielded:
                 yield S.frame([], S.FINDINGS)
 
+        # the night's last hands of each table, read by the nights after it: merged on a worker while
+        # this process writes the findings (issue 16: the merge's serial part)
+        merged = _Job(ex, NP.write_tails, store, night, None, None, tails if streamed else None, err=err)
         path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
         by_code = NP.write_findings(store, path, frames())
-        # the night's last hands of each table, read by the nights after it
-        NP.write_tails(store, night, None, None, tails if streamed else None)
+        merged.result()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return by_code

@@ -154,17 +154,32 @@ def tails(store: str, night: str) -> pl.DataFrame:
 
 def write_frames(store: str, path: str, frames: Iterable[pl.DataFrame], schema: dict[str, pl.DataType]) -> None:
     """Write ``frames`` (rows of ``schema``) in order as one Parquet file at ``path`` (through a
-    temporary name and a rename), holding one frame at a time: each is spilled to a file first, then
-    all are streamed into ``path`` (an empty frame of ``schema`` when there is none)."""
+    temporary name and a rename), holding at most :data:`ROWS_PER_RANGE` rows and one frame: frames
+    are gathered up to that many rows, each batch spilled to a file, then all are streamed into
+    ``path`` (an empty frame of ``schema`` when there is none).  Rows that fit in one batch are
+    written as they are (issue 16: not spilled and read back)."""
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        names = []
-        for i, f in enumerate(frames):
-            names.append(os.path.join(tmp, f"{i:06d}.parquet"))
-            f.write_parquet(names[-1])
-        if len(names) <= 1:
-            S.write_atomic(pl.read_parquet(names[0]) if names else pl.DataFrame(schema=schema), path)
+        names: list[str] = []
+        held: list[pl.DataFrame] = []
+        rows = 0
+
+        def spill() -> None:
+            names.append(os.path.join(tmp, f"{len(names):06d}.parquet"))
+            pl.concat(held).write_parquet(names[-1])
+            held.clear()
+
+        for f in frames:
+            if held and rows + f.height > ROWS_PER_RANGE:
+                spill()
+                rows = 0
+            held.append(f)
+            rows += f.height
+        if not names:
+            S.write_atomic(pl.concat(held) if held else pl.DataFrame(schema=schema), path)
         else:
+            if held:
+                spill()
             part = os.path.join(tmp, "all.parquet")
             # row groups of a range's size: the sink holds about one (issue 16: by default it held
             # more, growing with the number of files)
@@ -542,14 +557,17 @@ _HANDS_LOC: dict[str, pl.DataType] = {**C.FLAT, **{c: S.HANDS[c] for c in _LOC i
 
 def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.DataFrame:
     """The last two hands of each table of ``day`` among a partition's hands (flat, with their
-    location), their seats nested: this partition's share of the night's tails file."""
-    sf = C.link_seats(hands, seats)
+    location), their seats nested: this partition's share of the night's tails file.  The last two
+    are found on the flat hands and only their seats are nested (issue 16: not every hand's); a hand
+    without a seat row has no seats, as when the seats are nested first."""
+    n = pl.col(C.N_SEATS)
+    h = hands.with_row_index("_in").filter(pl.col(S.NIGHT) == day).with_columns(pl.when(n > 0).then(n).alias(C.N_SEATS))
+    last = C.order(h.lazy()).filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).collect()
+    sf = C.link_seats(hands, seats).filter(pl.col("_in").is_in(last["_in"].implode()))
     nested = sf.group_by("_in", maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("seats"))
-    h = hands.with_row_index("_in").join(nested.with_columns(pl.col("_in").cast(pl.get_index_type())), on="_in",
-                                         how="left", maintain_order="left")  # fmt: skip
-    h = h.filter(pl.col(S.NIGHT) == day).drop("_in")
-    out = _last_two(h.with_columns(pl.lit(None, pl.Int32).alias(C.N_SEATS)).lazy()).collect()
-    return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
+    out = last.join(nested, on="_in", how="left", maintain_order="left")
+    out = out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)), pl.lit(None, pl.Int32).alias(C.N_SEATS))
+    return out.select(*C.INPUT, C.N_SEATS, *_LOC)
 
 
 def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
@@ -648,6 +666,9 @@ def in_ranges(files: list[str], by: str, limit: int | None = None) -> Iterator[t
     limit = ROWS_PER_RANGE if limit is None else limit
     if not files:
         return
+    if pl.scan_parquet(files).select(pl.len()).collect().item() <= limit:  # one range (from the footers)
+        yield pl.lit(True), pl.scan_parquet(files).collect()
+        return
     at, cuts = _cut(files, by, limit)
     if len(cuts) <= 1:
         for e in cuts:
@@ -699,6 +720,10 @@ def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | Non
 # ---------------------------------------------------------------------------- duplicate ids
 
 
+#: The columns of the store's hands that :func:`duplicate_buckets` reads.
+_ID_COLS = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
+
+
 def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[int, dict[str, pl.DataType]]:
     """The store's hands with a fingerprint (the columns :func:`duplicate_buckets` needs) cut into
     segment files ``tmp/<b>.arrows`` by bucket of hand-id hash, the buckets' number from the night's
@@ -709,9 +734,8 @@ def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[in
     is read back :data:`ROWS_PER_RANGE` rows at a time and appended, bucket by bucket, to the buckets'
     files (:func:`_append`)."""
     day = date.fromisoformat(night)
-    cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
     one = os.path.join(tmp, "ids.parquet")
-    S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
+    S.scan(store, "hands").select(_ID_COLS).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
         one, compression="lz4", row_group_size=ROWS_PER_RANGE, maintain_order=False
     )
     ids = pl.scan_parquet(one)
@@ -736,14 +760,22 @@ def duplicate_buckets(store: str, night: str, per_bucket: int | None = None) -> 
     g = ["site", "hand_id"]
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
     own_df = own.unique().collect()
+    per_bucket = IDS_PER_BUCKET if per_bucket is None else per_bucket
+    ids = S.scan(store, "hands").select(_ID_COLS).filter(pl.col("fingerprint").is_not_null())
+    one = ids.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item() <= per_bucket
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        buckets, schema = _bucket_files(store, night, IDS_PER_BUCKET if per_bucket is None else per_bucket, tmp)
+        # one bucket: the store's ids read straight into it (issue 16: cutting them into a bucket file
+        # first held as much, and cost a sink, a read and a write of every id)
+        buckets, schema = (1, {}) if one else _bucket_files(store, night, per_bucket, tmp)
         for b in range(buckets):
-            name = os.path.join(tmp, f"{b:06d}.arrows")
-            got = _segments(name)
-            S.remove_quietly(name)
-            hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
+            if one:
+                hb = ids.collect()
+            else:
+                name = os.path.join(tmp, f"{b:06d}.arrows")
+                got = _segments(name)
+                S.remove_quietly(name)
+                hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
             mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique()
             # only ids in more than one file can give a row
             many = (
