@@ -382,13 +382,14 @@ class _Job(Generic[R]):
 
 
 def _whole_night(store: str, night: str, out: str) -> tuple[str | None, str | None]:
-    """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows
-    spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; the tails are read from the
-    store)."""
-    from auditor.batch.nightpass import spill_result
+    """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows and
+    its table tails spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; issue 16: the
+    tails taken from the hands in memory, not read from the store again)."""
+    from auditor.batch.nightpass import _partition_tails, spill_result
 
     hands, seats = night_frames(store, night)
-    return spill_result(out, 0, C.check(hands.lazy(), seats=seats.lazy()).collect(), None)
+    tails = _partition_tails(hands, seats, date.fromisoformat(night))
+    return spill_result(out, 0, C.check(hands.lazy(), seats=seats.lazy()).collect(), tails)
 
 
 #: Jobs of the night pass in flight per worker (issue 16: a night's partitions are handed out as
@@ -525,7 +526,7 @@ def run_night(
 
         # the night's last hands of each table, read by the nights after it: merged on a worker while
         # this process writes the findings (issue 16: the merge's serial part)
-        merged = _Job(ex, NP.write_tails, store, night, None, None, tails if streamed else None, err=err)
+        merged = _Job(ex, NP.write_tails, store, night, None, None, tails, err=err)
         path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
         by_code = NP.write_findings(store, path, frames())
         merged.result()
