@@ -493,3 +493,56 @@ def test_partition_files_and_ranges_grow_linearly_with_the_night(
         seen[tables] = count
     small, large = seen[12], seen[36]
     assert large["parts"] == 3 * small["parts"] and large["files"] == 3 * small["files"]
+
+
+def test_frames_that_fit_one_range_are_written_without_a_spill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """write_frames: frames of at most ROWS_PER_RANGE rows in all are written as they are (no spill
+    read back); more are gathered into batches of at most that many rows, each spilled once, and
+    streamed into the file; the rows are the frames' in order either way."""
+    frames = [pl.DataFrame({"a": list(range(i * 10, i * 10 + n))}) for i, n in enumerate([3, 4, 0, 5, 2])]
+    want = pl.concat(frames)
+    spilled: list[int] = []
+    write = pl.DataFrame.write_parquet
+
+    def counted(df: pl.DataFrame, file: Any, *a: Any, **k: Any) -> None:
+        if isinstance(file, str) and "crosshand-" in file:
+            spilled.append(df.height)
+        write(df, file, *a, **k)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", counted)
+    for limit, batches in ((100, []), (14, []), (7, [7, 7]), (1, [3, 4, 5, 2])):
+        spilled.clear()
+        monkeypatch.setattr(NP, "ROWS_PER_RANGE", limit)
+        path = tmp_path / f"out-{limit}.parquet"
+        NP.write_frames(str(tmp_path), str(path), iter(frames), {"a": pl.Int64()})
+        assert pl.read_parquet(path).equals(want), limit
+        assert spilled == batches, limit
+    NP.write_frames(str(tmp_path), str(tmp_path / "none.parquet"), iter([]), {"a": pl.Int64()})
+    assert pl.read_parquet(tmp_path / "none.parquet").schema == {"a": pl.Int64()}
+    assert not [d for d in os.listdir(tmp_path) if d.startswith("crosshand-")]
+
+
+def test_spilled_rows_that_fit_one_range_come_as_one(tmp_path: Path) -> None:
+    files = []
+    for i in range(3):
+        df = pl.DataFrame({"path": [f"p{j}" for j in (i, i + 3, i + 6)], "x": [i] * 3})
+        got = NP.spill(df, str(tmp_path / f"rows-{i}.parquet"), "path")
+        assert got is not None
+        files.append(got)
+    whole = [df for _e, df in NP.in_ranges(files, "path", limit=9)]
+    assert len(whole) == 1 and whole[0].equals(pl.concat([pl.read_parquet(f) for f in files]))
+    cut = [df for _e, df in NP.in_ranges(files, "path", limit=4)]
+    assert len(cut) > 1 and pl.concat(cut).sort("path").equals(whole[0].sort("path"))
+
+
+def test_the_manifest_is_read_once_while_it_stays_the_same(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    first = NP._manifest(str(copy))
+    assert NP._manifest(str(copy)) is first  # cached
+    src = tmp_path / "extra.txt"
+    src.write_text((FIX / "T003" / "good.txt").read_text("utf-8"), "utf-8")
+    _batch(copy, [src], NIGHTS[0])  # one more file: the manifest changed
+    again = NP._manifest(str(copy))
+    assert again is not first and again.height == first.height + 1
+    assert again.equals(S.load_manifest(str(copy), NP._MANIFEST_COLS))

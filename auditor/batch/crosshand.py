@@ -445,8 +445,7 @@ def run_night(
     ex: Executor = pool if pool is not None else InProcess()
     workers = workers if pool is not None else 1
     here = isinstance(ex, InProcess)
-    day = date.fromisoformat(night)
-    n = _hands(store).filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
+    n = NP._count(store, night)  # from the parts' footers
     split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
