@@ -584,7 +584,10 @@ def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.
     without a seat row has no seats, as when the seats are nested first."""
     n = pl.col(C.N_SEATS)
     h = hands.with_row_index("_in").filter(pl.col(S.NIGHT) == day).with_columns(pl.when(n > 0).then(n).alias(C.N_SEATS))
-    last = C.order(h.lazy()).filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1).collect()
+    # C.order's rows and order, the last two of each table kept before the hands' columns are joined
+    base, keys = C._keys(h.lazy())
+    two = keys.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1)
+    last = two.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r").collect()
     sf = C.link_seats(hands, seats).filter(pl.col("_in").is_in(last["_in"].implode()))
     nested = sf.group_by("_in", maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("seats"))
     out = last.join(nested, on="_in", how="left", maintain_order="left")
