@@ -290,21 +290,26 @@ def test_a_staged_night_of_more_partitions_than_workers_is_cut_once_by_the_worke
     read: list[str] = []
     scattered: list[tuple[int, int]] = []
     jobs: list[int] = []
-    scatter, job, real_read = NP.scatter_job, NP.partition_job, pl.read_parquet
+    scatter, job, real_read, real_scan = NP.scatter_job, NP.partition_job, pl.read_parquet, pl.scan_parquet
 
     def counted_scatter(files: list[tuple[str, str]], parts: int, out: str, j: int) -> list[int]:
         scattered.append((parts, j))
         return scatter(files, parts, out, j)
 
-    def counted_read(source: Any, *a: Any, **k: Any) -> pl.DataFrame:
-        if isinstance(source, str) and source.endswith(".h.parquet"):
-            read.append(os.path.basename(source))
-        return real_read(source, *a, **k)
+    def counted(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(source: Any, *a: Any, **k: Any) -> Any:
+            names = [source] if isinstance(source, str) else source if isinstance(source, list) else []
+            read.extend(os.path.basename(n) for n in names if isinstance(n, str) and n.endswith(".h.parquet"))
+            return real(source, *a, **k)
+
+        return call
 
     monkeypatch.setattr(NP, "scatter_job", counted_scatter)
     monkeypatch.setattr(NP, "partition_job", lambda *a: jobs.append(1) or job(*a))
     monkeypatch.setattr(NP, "staged_partition_job", lambda *a: pytest.fail("not read directly"))
-    monkeypatch.setattr(pl, "read_parquet", counted_read)
+    monkeypatch.setattr(pl, "read_parquet", counted(real_read))
+    monkeypatch.setattr(pl, "scan_parquet", counted(real_scan))
+    monkeypatch.setattr(NP, "SCAN_BYTES", 1)  # a scan a file
     for night in NIGHTS:
         stage = tmp_path / f"stage-{night}"
         stage.mkdir()
@@ -341,6 +346,9 @@ def test_slices_cut_the_staged_files_in_runs_of_about_one_size(tmp_path: Path) -
     assert [f for r in runs for f in r] == files  # consecutive, in order, each once
     assert [len(r) for r in runs] == [4, 3]
     assert NP.slices(files[:1], 3) == [files[:1]]  # none empty
+    groups = list(NP._groups(files, 25))  # a scatter job's scans: consecutive files up to 25 bytes, one at least
+    assert [f for g in groups for f in g] == files
+    assert [len(g) for g in groups] == [2, 2, 1, 2]
 
 
 def _tables_store(root: Path, tables: int, hands: int = 4) -> Path:
