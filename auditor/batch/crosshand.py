@@ -495,7 +495,9 @@ def run_night(
             p = NP.spill(d, os.path.join(out, f"dups-{b:06d}.parquet"), "path")
             if p is not None:
                 dups.append(p)
+        paths = None
         if checker is not None:
+            paths = NP.path_parts(store, night)  # where the rows will be located, while the workers check
             checker.join()
         if failed:
             raise failed[0]
@@ -503,7 +505,7 @@ def run_night(
         tails = [t for _r, t in spilled if t is not None]
 
         def frames() -> Iterator[pl.DataFrame]:
-            parts = NP.path_parts(store, night) if rows else None
+            parts = (paths if paths is not None else NP.path_parts(store, night)) if rows else None
             for where, got in NP.in_ranges(rows, "path"):
                 cont = _located(store, night, _merge([got]), where, parts)
                 step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
