@@ -554,3 +554,61 @@ def test_the_manifest_is_read_once_while_it_stays_the_same(store: Path, tmp_path
     again = NP._manifest(str(copy))
     assert again is not first and again.height == first.height + 1
     assert again.equals(S.load_manifest(str(copy), NP._MANIFEST_COLS))
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_rows_located_by_the_partitions_equal_the_rows_located_through_the_night(
+    store: Path, tmp_path: Path, night: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each partition's job locates its own rows and makes them store rows when no file of the
+    night repeats a hand id (nightpass.located_here): the same crosshand file as the batch process
+    locating them through the whole night, with or without partitions."""
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    assert NP.located_here(str(store), night)
+    made: list[bool] = []
+    located = NP.located_rows
+    monkeypatch.setattr(NP, "located_rows", lambda *a: made.append(True) or located(*a))
+    got = {}
+    for here in (True, False):
+        for workers in (1, 3):
+            copy = tmp_path / f"copy-{here}-{workers}"
+            shutil.copytree(store, copy)
+            with monkeypatch.context() as m:
+                m.setattr(NP, "located_here", lambda *a, here=here: here)
+                X.run_night(str(copy), night, InProcess(), workers)
+            got[here, workers] = pl.read_parquet(S.night_dir(str(copy), "crosshand", night) + "/crosshand.parquet")
+    assert made  # the partitions located their rows
+    want = pl.read_parquet(S.night_dir(str(store), "crosshand", night) + "/crosshand.parquet")
+    assert want.height
+    for key, df in got.items():
+        assert df.equals(want), key
+
+
+def test_a_night_whose_file_repeats_a_hand_id_is_located_through_the_night(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file with one hand id at two tables (H001 of its own audit): a row of one table's hand
+    could be located to the other table's hand, in another partition, so the batch process locates
+    the rows through the whole night (nightpass.located_here is False); the rows are those of the
+    pass in one process."""
+    from auditor.batch.engines import InProcess
+    from tests.test_batch import CLEAN, hand
+
+    src = tmp_path / "in"
+    src.mkdir()
+    other = CLEAN.replace("Table 'Andromeda IV'", "Table 'Other'")
+    texts = [hand(CLEAN, 700_000_000_001), hand(CLEAN, 700_000_000_002), hand(other, 700_000_000_001)]
+    (src / "f.txt").write_text("\n\n\n".join(texts) + "\n", "utf-8")
+    (src / "g.txt").write_text(hand(CLEAN, 700_000_000_003) + "\n", "utf-8")
+    store = tmp_path / "store"
+    _batch(store, [src], NIGHTS[0])
+    assert not NP.located_here(str(store), NIGHTS[0])
+    assert NP.located_here(str(store), NIGHTS[1])  # a night without a file: nothing to repeat
+    want = pl.read_parquet(S.night_dir(str(store), "crosshand", NIGHTS[0]) + "/crosshand.parquet")
+    assert {"H001"} <= set(pl.read_parquet(S.night_dir(str(store), "findings", NIGHTS[0]))["code"])
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    monkeypatch.setattr(NP, "located_rows", lambda *a: pytest.fail("located by a partition"))
+    X.run_night(str(store), NIGHTS[0], InProcess(), 3)
+    assert pl.read_parquet(S.night_dir(str(store), "crosshand", NIGHTS[0]) + "/crosshand.parquet").equals(want)

@@ -381,15 +381,18 @@ class _Job(Generic[R]):
         return self.fn(*self.args)
 
 
-def _whole_night(store: str, night: str, out: str) -> tuple[str | None, str | None]:
+def _whole_night(store: str, night: str, out: str, locate: bool = False) -> tuple[str | None, str | None]:
     """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows and
     its table tails spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; issue 16: the
-    tails taken from the hands in memory, not read from the store again)."""
-    from auditor.batch.nightpass import _partition_tails, spill_result
+    tails taken from the hands in memory, not read from the store again); with ``locate``, the
+    rows as store rows (:func:`auditor.batch.nightpass.located_rows`)."""
+    from auditor.batch.nightpass import _partition_tails, located_rows, spill_result
 
     hands, seats = night_frames(store, night)
-    tails = _partition_tails(hands, seats, date.fromisoformat(night))
-    return spill_result(out, 0, C.check(hands.lazy(), seats=seats.lazy()).collect(), tails)
+    day = date.fromisoformat(night)
+    tails = _partition_tails(hands, seats, day)
+    rows = C.check(hands.lazy(), seats=seats.lazy()).collect()
+    return spill_result(out, 0, located_rows(rows, hands, day) if locate else rows, tails)
 
 
 #: Jobs of the night pass in flight per worker (issue 16: a night's partitions are handed out as
@@ -453,11 +456,13 @@ def run_night(
         os.makedirs(out)
         streamed = n > HANDS_PER_PARTITION or split > 1
         direct = NP.staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
+        # each job locates its own rows and makes them store rows, unless a file repeats a hand id
+        locate = NP.located_here(store, night)
         calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         scatter: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         if direct is not None and direct[1] <= workers:  # each job reads the staged parts, keeps its hands
             files, parts = direct
-            calls = [(NP.staged_partition_job, (files, parts, i, night, out)) for i in range(parts)]
+            calls = [(NP.staged_partition_job, (files, parts, i, night, out, locate)) for i in range(parts)]
         elif direct is not None:  # each worker cuts a run of the staged parts into partition files
             files, parts = direct
             cut = os.path.join(tmp, "p")
@@ -465,9 +470,9 @@ def run_night(
             scatter = [(NP.scatter_job, (run, parts, cut, j)) for j, run in enumerate(NP.slices(files, workers))]
         elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
             found = NP.stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)
-            calls = [(NP.partition_job, (hd, sd, night, out, i)) for i, (hd, sd) in enumerate(found)]
+            calls = [(NP.partition_job, (hd, sd, night, out, i, locate)) for i, (hd, sd) in enumerate(found)]
         else:
-            calls = [(_whole_night, (store, night, out))]
+            calls = [(_whole_night, (store, night, out, locate))]
         spilled: list[tuple[str | None, str | None]] = []
         failed: list[BaseException] = []
 
@@ -479,7 +484,7 @@ def run_night(
                         mine = [NP.scattered(cut, i, j) for j, got in enumerate(wrote) if i in got]
                         if mine:
                             hs, ss = [h for h, _s in mine], [s for _h, s in mine]
-                            calls.append((NP.partition_job, (hs, ss, night, out, i)))
+                            calls.append((NP.partition_job, (hs, ss, night, out, i, locate)))
                 spilled.extend(r for r in _results(ex, calls, JOBS_PER_WORKER * workers, err) if r is not None)
             except BaseException as e:  # raised again in this thread
                 failed.append(e)
@@ -497,7 +502,8 @@ def run_night(
                 dups.append(p)
         paths = None
         if checker is not None:
-            paths = NP.path_parts(store, night)  # where the rows will be located, while the workers check
+            if not locate:  # where the rows will be located, read while the workers check
+                paths = NP.path_parts(store, night)
             checker.join()
         if failed:
             raise failed[0]
@@ -505,8 +511,12 @@ def run_night(
         tails = [t for _r, t in spilled if t is not None]
 
         def frames() -> Iterator[pl.DataFrame]:
-            parts = (paths if paths is not None else NP.path_parts(store, night)) if rows else None
-            for where, got in NP.in_ranges(rows, "path"):
+            if locate:  # store rows already: merged in their order
+                for _where, got in NP.in_ranges(rows, "_o0"):
+                    got = got.sort(NP.ORDER_KEYS, nulls_last=True, maintain_order=True).drop(NP.ORDER_KEYS)
+                    yield from (got.slice(i, ROWS_PER_FRAME) for i in range(0, got.height, ROWS_PER_FRAME))
+            parts = (paths if paths is not None else NP.path_parts(store, night)) if rows and not locate else None
+            for where, got in NP.in_ranges(rows if not locate else [], "path"):
                 cont = _located(store, night, _merge([got]), where, parts)
                 step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
                 slices = [(findings_frame, (cont.slice(i, step),)) for i in range(0, cont.height, step)]

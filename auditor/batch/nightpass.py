@@ -65,7 +65,7 @@ def _digest(entries: pl.DataFrame) -> str:
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
 
 
-_MANIFEST_COLS = ["file_key", "audit_id", "status", "hand_parts", "seat_parts"]
+_MANIFEST_COLS = ["file_key", "audit_id", "status", "hand_parts", "seat_parts", "by_code"]
 _manifests: dict[str, tuple[tuple[tuple[str, int, int, int], ...], pl.DataFrame]] = {}
 
 
@@ -490,11 +490,12 @@ def staged_night(
 
 
 def staged_partition_job(
-    files: list[tuple[str, str]], parts: int, i: int, night: str, out: str | None = None
+    files: list[tuple[str, str]], parts: int, i: int, night: str, out: str | None = None, locate: bool = False
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled | None:
     """:func:`partition_job` of partition ``i`` of ``parts``, read from the staged ``files``
     (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand.
-    With ``out``, its results are spilled there (:func:`spill_result`) and their paths returned."""
+    With ``out``, its results are spilled there (:func:`spill_result`) and their paths returned;
+    with ``locate``, its rows as store rows (:func:`located_rows`)."""
     from auditor.batch.crosshand import _check_frame
 
     mine = pl.col("_h") % parts == i
@@ -505,7 +506,10 @@ def staged_partition_job(
     hands = hands.select(list(_HANDS_LOC)).cast(_HANDS_LOC)  # type: ignore[arg-type]
     seats = seats.select(list(C.SEAT_FIELDS)).cast(C.SEAT_FIELDS)  # type: ignore[arg-type]
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
-    tails = _partition_tails(hands, seats, date.fromisoformat(night))
+    day = date.fromisoformat(night)
+    tails = _partition_tails(hands, seats, day)
+    if locate:
+        checked = located_rows(checked, hands, day)
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
@@ -633,24 +637,68 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 
 
 def partition_job(
-    hands_file: str | list[str], seats_file: str | list[str], night: str, out: str | None = None, i: int = 0
+    hands_file: str | list[str],
+    seats_file: str | list[str],
+    night: str,
+    out: str | None = None,
+    i: int = 0,
+    locate: bool = False,
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
     """One partition of a streamed night (:func:`stream_night`'s two files, or the files of every
     :func:`scatter_job`, in order), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
     :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
     spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
-    paths: the batch process then merges them range by range, and a Dask worker keeps no result."""
-    checked, tails = _checked(hands_file, seats_file, night)
+    paths: the batch process then merges them range by range, and a Dask worker keeps no result.
+    With ``locate``, its rows as store rows (:func:`located_rows`)."""
+    checked, tails = _checked(hands_file, seats_file, night, locate)
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _checked(hands_file: str | list[str], seats_file: str | list[str], night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _checked(
+    hands_file: str | list[str], seats_file: str | list[str], night: str, locate: bool = False
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     from auditor.batch.crosshand import _check_frame
 
     hands, seats = _read(hands_file, _HANDS_LOC), _read(seats_file, C.SEAT_FIELDS)
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
-    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
+    day = date.fromisoformat(night)
+    return located_rows(checked, hands, day) if locate else checked, _partition_tails(hands, seats, day)
+
+
+#: The order of the night's located continuity rows (:func:`auditor.batch.crosshand._located`),
+#: carried by :func:`located_rows` as ``_o0`` ... for the merge.
+LOCATED_ORDER = ["path", "line", "code", "player", "reason", "file_key", "hand_no"]
+ORDER_KEYS = [f"_o{i}" for i in range(len(LOCATED_ORDER))]
+
+
+def located_here(store: str, night: str) -> bool:
+    """Whether each partition's job can locate its continuity rows among its own hands
+    (:func:`located_rows`): no file of the night has a hand id twice (no H001 or H005 of its own
+    audit in the manifest's ``by_code``), so a (site, hand id, path) is one hand of the night, in
+    one partition, and the rows are those the batch process would locate through the whole night."""
+    day = date.fromisoformat(night)
+    m = _manifest(store).filter((pl.col(S.NIGHT) == day) & (pl.col("status") == "ok"))
+    codes = m["by_code"]
+    return codes.null_count() == 0 and not codes.str.contains('"H00[15]"').any()
+
+
+def located_rows(rows: pl.DataFrame, hands: pl.DataFrame, day: date) -> pl.DataFrame:
+    """A partition's continuity rows ``rows`` located among its own hands of ``day`` (``hands``,
+    flat with their location) as :func:`auditor.batch.crosshand._located` locates them through the
+    night's hands, as store ``findings`` rows (:func:`auditor.batch.crosshand.findings_frame`), with
+    the keys of their order (:data:`ORDER_KEYS`) for the batch process's merge.  Only when
+    :func:`located_here` (else a row's hand id could name a hand of another partition too).
+    Issue 16: the batch process then only merges rows, it does not locate and convert them."""
+    from auditor.batch.crosshand import _merge, findings_frame
+
+    on = ["site", "hand_id", "path"]
+    mine = hands.filter(pl.col(S.NIGHT) == day).select(*on, "file_key", "audit_id", "hand_no")
+    loc = mine.join(rows.select(on).unique(), on=on, how="semi")
+    df = _merge([rows]).join(loc, on=on, how="inner").sort(LOCATED_ORDER, nulls_last=True, maintain_order=True)
+    df = df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
+    keys = df.select(pl.col(c).alias(k) for c, k in zip(LOCATED_ORDER, ORDER_KEYS, strict=True))
+    return pl.concat([findings_frame(df), keys], how="horizontal")
 
 
 # -------------------------------------------------------------------- results spilled and merged
@@ -756,8 +804,9 @@ Spilled = tuple[str | None, str | None]
 
 def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | None) -> Spilled:
     """A partition's continuity rows and table tails written to ``out`` (``rows-<i>``, ordered by
-    path; ``tails-<i>``, ordered by file key) for the batch process to merge range by range."""
-    r = spill(rows, os.path.join(out, f"rows-{i:06d}.parquet"), "path")
+    path, or by ``_o0`` when they were located, :func:`located_rows`; ``tails-<i>``, ordered by
+    file key) for the batch process to merge range by range."""
+    r = spill(rows, os.path.join(out, f"rows-{i:06d}.parquet"), "_o0" if "_o0" in rows.columns else "path")
     t = spill(tails, os.path.join(out, f"tails-{i:06d}.parquet"), "file_key") if tails is not None else None
     return r, t
 
