@@ -24,7 +24,11 @@ more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partit
 that many hands (whatever the number of workers) and each checked alone as a job that spills its
 results to files, :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash, and the
 spilled rows and tails are merged range by range (:func:`auditor.batch.nightpass.in_ranges`), so the
-batch process holds one range of rows, never the night's (:func:`duplicates` stays the whole-store
+batch process holds one range of rows, never the night's.  With a pool, a staged night of more
+partitions than workers is cut by the workers first (:func:`auditor.batch.nightpass.scatter_job`),
+each job locates its own rows when no file repeats a hand id
+(:func:`auditor.batch.nightpass.located_rows`), and the tails are merged on a worker while the
+batch process writes the findings (:func:`duplicates` stays the whole-store
 query, the reference its tests compare with).
 """
 
@@ -433,7 +437,12 @@ def run_night(
     at most :data:`auditor.batch.nightpass.ROWS_PER_RANGE` rows held), located through the night's
     hands of those paths, turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame
     spilled, then streamed into ``crosshand.parquet``; the tails file is merged the same way by file
-    key.  The rows and their order are those of the whole night's query.
+    key (on a worker, while this process writes the findings).  When no file of the night repeats a
+    hand id, each job locates its own rows and makes them store rows instead
+    (:func:`auditor.batch.nightpass.located_rows`), and they are only merged here.  With a ``stage``
+    and more partitions than workers, the workers first cut the staged parts into partition files
+    (:func:`auditor.batch.nightpass.scatter_job`, one job a worker).  The rows and their order are
+    those of the whole night's query.
 
     ``pool`` (the batch's local process pool, its ``workers`` processes done with the files, or the
     Dask engine's cluster, :meth:`auditor.batch.dask_engine.DaskEngine.executor`): where the

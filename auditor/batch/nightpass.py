@@ -17,6 +17,18 @@ partition, not of the night.
   each partition (its files' segments, in order) is checked alone.  The partitions are exactly
   those of :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the
   same.
+* **Staged nights** (:func:`staged_night`, issue 16): with a local pool the workers stage each
+  hands part as they write it (:func:`stage_part`); a night of as many partitions as workers is
+  checked by jobs that each read every staged file and keep their own hands
+  (:func:`staged_partition_job`); a larger one (its partitions a multiple of the workers) is first
+  cut by one :func:`scatter_job` a worker, each over a run of consecutive staged files
+  (:func:`slices`) read a few files a scan, into partition files of its own, so each staged file
+  is read once, by one worker; partition ``p`` is then the files of every scatter job, in order.
+* **Rows located by their partition** (:func:`located_rows`): when no file of the night repeats a
+  hand id (:func:`located_here`, from the manifest's ``by_code``), a (site, hand id, path) is one
+  hand of the night, in one partition, so each job locates its own rows and makes them store rows
+  with the keys of their order, and the batch process only merges them; otherwise it locates the
+  rows through the night's hands (:func:`auditor.batch.crosshand._located`).
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
   B buckets by a hash of the pair; the store's hands are cut once into one file per bucket
   (:func:`_bucket_files`), each bucket's ids are matched against the store's hands of the same
@@ -31,7 +43,11 @@ partition, not of the night.
   and reads them back range by range, sorts each range as the whole night's rows would be sorted,
   and writes it on: one range in memory, whatever the night's size, and each row read once.
 
-Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
+Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.  The
+store's manifest is read once a pass while its files stay the same (:func:`_manifest`).  What fits
+in one range is not spilled twice: one bucket of ids is read straight from the store, spilled rows
+of at most :data:`ROWS_PER_RANGE` come back in one read, and findings of at most that many rows are
+written as they are (:func:`write_frames`).
 """
 
 from __future__ import annotations
