@@ -273,6 +273,84 @@ def test_partitions_read_straight_from_staged_parts_write_the_same_rows(
                 assert got.equals(want), (night, table)
 
 
+@pytest.mark.parametrize("staged", ["some", "all"])
+def test_a_staged_night_of_more_partitions_than_workers_is_cut_once_by_the_workers(
+    store: Path, tmp_path: Path, staged: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A staged night of more partitions than workers: one scatter job a worker cuts a run of the
+    staged files into partition files (each staged file read once, by one job), then each partition
+    is checked from the files of every scatter job, in order; the partitions are a multiple of the
+    workers.  The same crosshand rows, in the same order, and the same tails."""
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    monkeypatch.setattr(X, "HANDS_PER_PARTITION", 3)
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    read: list[str] = []
+    scattered: list[tuple[int, int]] = []
+    jobs: list[int] = []
+    scatter, job, real_read, real_scan = NP.scatter_job, NP.partition_job, pl.read_parquet, pl.scan_parquet
+
+    def counted_scatter(files: list[tuple[str, str]], parts: int, out: str, j: int) -> list[int]:
+        scattered.append((parts, j))
+        return scatter(files, parts, out, j)
+
+    def counted(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(source: Any, *a: Any, **k: Any) -> Any:
+            names = [source] if isinstance(source, str) else source if isinstance(source, list) else []
+            read.extend(os.path.basename(n) for n in names if isinstance(n, str) and n.endswith(".h.parquet"))
+            return real(source, *a, **k)
+
+        return call
+
+    monkeypatch.setattr(NP, "scatter_job", counted_scatter)
+    monkeypatch.setattr(NP, "partition_job", lambda *a: jobs.append(1) or job(*a))
+    monkeypatch.setattr(NP, "staged_partition_job", lambda *a: pytest.fail("not read directly"))
+    monkeypatch.setattr(pl, "read_parquet", counted(real_read))
+    monkeypatch.setattr(pl, "scan_parquet", counted(real_scan))
+    monkeypatch.setattr(NP, "SCAN_BYTES", 1)  # a scan a file
+    for night in NIGHTS:
+        stage = tmp_path / f"stage-{night}"
+        stage.mkdir()
+        parts = NP._night_parts(str(copy), date.fromisoformat(night))
+        for k, (hp, sp) in enumerate(parts):
+            if staged == "all" or k % 2 == 0:
+                assert sp is not None
+                NP.stage_part(str(stage), hp, night, real_read(hp), real_read(sp))
+        read.clear()
+        scattered.clear()
+        jobs.clear()
+        X.run_night(str(copy), night, InProcess(), 2, str(stage))
+        assert len(scattered) == 2 and scattered[0][0] > 2 and scattered[0][0] % 2 == 0
+        assert sorted(j for _p, j in scattered) == [0, 1]
+        assert len(read) == len(set(read)) >= len(parts)  # each staged file read once
+        assert 0 < len(jobs) <= scattered[0][0]  # the partitions with hands (a few tables here)
+        for table in ("crosshand", NP.TAILS):
+            d = S.night_dir(str(store), table, night)
+            for name in os.listdir(d):
+                want = real_read(os.path.join(d, name))
+                got = real_read(os.path.join(S.night_dir(str(copy), table, night), name))
+                assert got.equals(want), (night, table)
+    assert not [d for d in os.listdir(copy) if d.startswith("crosshand-")]
+
+
+def test_slices_cut_the_staged_files_in_runs_of_about_one_size(tmp_path: Path) -> None:
+    files = []
+    for i, size in enumerate([10, 10, 10, 10, 40, 10, 10]):
+        h, s = tmp_path / f"{i}.h", tmp_path / f"{i}.s"
+        h.write_bytes(b"x" * size)
+        s.write_bytes(b"")
+        files.append((str(h), str(s)))
+    runs = NP.slices(files, 2)
+    assert [f for r in runs for f in r] == files  # consecutive, in order, each once
+    assert [len(r) for r in runs] == [4, 3]
+    assert NP.slices(files[:1], 3) == [files[:1]]  # none empty
+    groups = list(NP._groups(files, 25))  # a scatter job's scans: consecutive files up to 25 bytes, one at least
+    assert [f for g in groups for f in g] == files
+    assert [len(g) for g in groups] == [2, 2, 1, 2]
+
+
 def _tables_store(root: Path, tables: int, hands: int = 4) -> Path:
     """A night of ``tables`` cash tables (a file each) of ``hands`` hands: the same hand dealt again
     with its starting stacks, so every later hand of a table breaks the chain (T-findings)."""
@@ -423,3 +501,114 @@ def test_partition_files_and_ranges_grow_linearly_with_the_night(
         seen[tables] = count
     small, large = seen[12], seen[36]
     assert large["parts"] == 3 * small["parts"] and large["files"] == 3 * small["files"]
+
+
+def test_frames_that_fit_one_range_are_written_without_a_spill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """write_frames: frames of at most ROWS_PER_RANGE rows in all are written as they are (no spill
+    read back); more are gathered into batches of at most that many rows, each spilled once, and
+    streamed into the file; the rows are the frames' in order either way."""
+    frames = [pl.DataFrame({"a": list(range(i * 10, i * 10 + n))}) for i, n in enumerate([3, 4, 0, 5, 2])]
+    want = pl.concat(frames)
+    spilled: list[int] = []
+    write = pl.DataFrame.write_parquet
+
+    def counted(df: pl.DataFrame, file: Any, *a: Any, **k: Any) -> None:
+        if isinstance(file, str) and "crosshand-" in file:
+            spilled.append(df.height)
+        write(df, file, *a, **k)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", counted)
+    for limit, batches in ((100, []), (14, []), (7, [7, 7]), (1, [3, 4, 5, 2])):
+        spilled.clear()
+        monkeypatch.setattr(NP, "ROWS_PER_RANGE", limit)
+        path = tmp_path / f"out-{limit}.parquet"
+        NP.write_frames(str(tmp_path), str(path), iter(frames), {"a": pl.Int64()})
+        assert pl.read_parquet(path).equals(want), limit
+        assert spilled == batches, limit
+    NP.write_frames(str(tmp_path), str(tmp_path / "none.parquet"), iter([]), {"a": pl.Int64()})
+    assert pl.read_parquet(tmp_path / "none.parquet").schema == {"a": pl.Int64()}
+    assert not [d for d in os.listdir(tmp_path) if d.startswith("crosshand-")]
+
+
+def test_spilled_rows_that_fit_one_range_come_as_one(tmp_path: Path) -> None:
+    files = []
+    for i in range(3):
+        df = pl.DataFrame({"path": [f"p{j}" for j in (i, i + 3, i + 6)], "x": [i] * 3})
+        got = NP.spill(df, str(tmp_path / f"rows-{i}.parquet"), "path")
+        assert got is not None
+        files.append(got)
+    whole = [df for _e, df in NP.in_ranges(files, "path", limit=9)]
+    assert len(whole) == 1 and whole[0].equals(pl.concat([pl.read_parquet(f) for f in files]))
+    cut = [df for _e, df in NP.in_ranges(files, "path", limit=4)]
+    assert len(cut) > 1 and pl.concat(cut).sort("path").equals(whole[0].sort("path"))
+
+
+def test_the_manifest_is_read_once_while_it_stays_the_same(store: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy)
+    first = NP._manifest(str(copy))
+    assert NP._manifest(str(copy)) is first  # cached
+    src = tmp_path / "extra.txt"
+    src.write_text((FIX / "T003" / "good.txt").read_text("utf-8"), "utf-8")
+    _batch(copy, [src], NIGHTS[0])  # one more file: the manifest changed
+    again = NP._manifest(str(copy))
+    assert again is not first and again.height == first.height + 1
+    assert again.equals(S.load_manifest(str(copy), NP._MANIFEST_COLS))
+
+
+@pytest.mark.parametrize("night", NIGHTS)
+def test_rows_located_by_the_partitions_equal_the_rows_located_through_the_night(
+    store: Path, tmp_path: Path, night: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each partition's job locates its own rows and makes them store rows when no file of the
+    night repeats a hand id (nightpass.located_here): the same crosshand file as the batch process
+    locating them through the whole night, with or without partitions."""
+    from auditor.batch.engines import InProcess
+
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    assert NP.located_here(str(store), night)
+    made: list[bool] = []
+    located = NP.located_rows
+    monkeypatch.setattr(NP, "located_rows", lambda *a: made.append(True) or located(*a))
+    got = {}
+    for here in (True, False):
+        for workers in (1, 3):
+            copy = tmp_path / f"copy-{here}-{workers}"
+            shutil.copytree(store, copy)
+            with monkeypatch.context() as m:
+                m.setattr(NP, "located_here", lambda *a, here=here: here)
+                X.run_night(str(copy), night, InProcess(), workers)
+            got[here, workers] = pl.read_parquet(S.night_dir(str(copy), "crosshand", night) + "/crosshand.parquet")
+    assert made  # the partitions located their rows
+    want = pl.read_parquet(S.night_dir(str(store), "crosshand", night) + "/crosshand.parquet")
+    assert want.height
+    for key, df in got.items():
+        assert df.equals(want), key
+
+
+def test_a_night_whose_file_repeats_a_hand_id_is_located_through_the_night(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file with one hand id at two tables (H001 of its own audit): a row of one table's hand
+    could be located to the other table's hand, in another partition, so the batch process locates
+    the rows through the whole night (nightpass.located_here is False); the rows are those of the
+    pass in one process."""
+    from auditor.batch.engines import InProcess
+    from tests.test_batch import CLEAN, hand
+
+    src = tmp_path / "in"
+    src.mkdir()
+    other = CLEAN.replace("Table 'Andromeda IV'", "Table 'Other'")
+    texts = [hand(CLEAN, 700_000_000_001), hand(CLEAN, 700_000_000_002), hand(other, 700_000_000_001)]
+    (src / "f.txt").write_text("\n\n\n".join(texts) + "\n", "utf-8")
+    (src / "g.txt").write_text(hand(CLEAN, 700_000_000_003) + "\n", "utf-8")
+    store = tmp_path / "store"
+    _batch(store, [src], NIGHTS[0])
+    assert not NP.located_here(str(store), NIGHTS[0])
+    assert NP.located_here(str(store), NIGHTS[1])  # a night without a file: nothing to repeat
+    want = pl.read_parquet(S.night_dir(str(store), "crosshand", NIGHTS[0]) + "/crosshand.parquet")
+    assert {"H001"} <= set(pl.read_parquet(S.night_dir(str(store), "findings", NIGHTS[0]))["code"])
+    monkeypatch.setattr(X, "PARALLEL_HANDS", 1)
+    monkeypatch.setattr(NP, "located_rows", lambda *a: pytest.fail("located by a partition"))
+    X.run_night(str(store), NIGHTS[0], InProcess(), 3)
+    assert pl.read_parquet(S.night_dir(str(store), "crosshand", NIGHTS[0]) + "/crosshand.parquet").equals(want)

@@ -24,7 +24,11 @@ more than :data:`HANDS_PER_PARTITION` hands is streamed part by part into partit
 that many hands (whatever the number of workers) and each checked alone as a job that spills its
 results to files, :func:`run_night` checks duplicate ids bucket by bucket of hand-id hash, and the
 spilled rows and tails are merged range by range (:func:`auditor.batch.nightpass.in_ranges`), so the
-batch process holds one range of rows, never the night's (:func:`duplicates` stays the whole-store
+batch process holds one range of rows, never the night's.  With a pool, a staged night of more
+partitions than workers is cut by the workers first (:func:`auditor.batch.nightpass.scatter_job`),
+each job locates its own rows when no file repeats a hand id
+(:func:`auditor.batch.nightpass.located_rows`), and the tails are merged on a worker while the
+batch process writes the findings (:func:`duplicates` stays the whole-store
 query, the reference its tests compare with).
 """
 
@@ -381,14 +385,18 @@ class _Job(Generic[R]):
         return self.fn(*self.args)
 
 
-def _whole_night(store: str, night: str, out: str) -> tuple[str | None, str | None]:
-    """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows
-    spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; the tails are read from the
-    store)."""
-    from auditor.batch.nightpass import spill_result
+def _whole_night(store: str, night: str, out: str, locate: bool = False) -> tuple[str | None, str | None]:
+    """:func:`check_night` of a night of one partition (a job of :func:`run_night`), its rows and
+    its table tails spilled to ``out`` (:func:`auditor.batch.nightpass.spill_result`; issue 16: the
+    tails taken from the hands in memory, not read from the store again); with ``locate``, the
+    rows as store rows (:func:`auditor.batch.nightpass.located_rows`)."""
+    from auditor.batch.nightpass import _partition_tails, located_rows, spill_result
 
     hands, seats = night_frames(store, night)
-    return spill_result(out, 0, C.check(hands.lazy(), seats=seats.lazy()).collect(), None)
+    day = date.fromisoformat(night)
+    tails = _partition_tails(hands, seats, day)
+    rows = C.check(hands.lazy(), seats=seats.lazy()).collect()
+    return spill_result(out, 0, located_rows(rows, hands, day) if locate else rows, tails)
 
 
 #: Jobs of the night pass in flight per worker (issue 16: a night's partitions are handed out as
@@ -429,7 +437,12 @@ def run_night(
     at most :data:`auditor.batch.nightpass.ROWS_PER_RANGE` rows held), located through the night's
     hands of those paths, turned into store rows :data:`ROWS_PER_FRAME` at a time and each frame
     spilled, then streamed into ``crosshand.parquet``; the tails file is merged the same way by file
-    key.  The rows and their order are those of the whole night's query.
+    key (on a worker, while this process writes the findings).  When no file of the night repeats a
+    hand id, each job locates its own rows and makes them store rows instead
+    (:func:`auditor.batch.nightpass.located_rows`), and they are only merged here.  With a ``stage``
+    and more partitions than workers, the workers first cut the staged parts into partition files
+    (:func:`auditor.batch.nightpass.scatter_job`, one job a worker).  The rows and their order are
+    those of the whole night's query.
 
     ``pool`` (the batch's local process pool, its ``workers`` processes done with the files, or the
     Dask engine's cluster, :meth:`auditor.batch.dask_engine.DaskEngine.executor`): where the
@@ -444,8 +457,7 @@ def run_night(
     ex: Executor = pool if pool is not None else InProcess()
     workers = workers if pool is not None else 1
     here = isinstance(ex, InProcess)
-    day = date.fromisoformat(night)
-    n = _hands(store).filter(pl.col(S.NIGHT) == day).select(pl.len()).collect(engine="streaming").item()
+    n = NP._count(store, night)  # from the parts' footers
     split = workers if workers > 1 and n >= PARALLEL_HANDS else 1
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
@@ -453,20 +465,35 @@ def run_night(
         os.makedirs(out)
         streamed = n > HANDS_PER_PARTITION or split > 1
         direct = NP.staged_night(store, night, tmp, HANDS_PER_PARTITION, split, stage) if streamed and stage else None
-        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
-        if direct is not None:  # each job reads the staged parts and keeps its partition's hands
+        # each job locates its own rows and makes them store rows, unless a file repeats a hand id
+        locate = NP.located_here(store, night)
+        calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        scatter: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        if direct is not None and direct[1] <= workers:  # each job reads the staged parts, keeps its hands
             files, parts = direct
-            calls = [(NP.staged_partition_job, (files, parts, i, night, out)) for i in range(parts)]
+            calls = [(NP.staged_partition_job, (files, parts, i, night, out, locate)) for i in range(parts)]
+        elif direct is not None:  # each worker cuts a run of the staged parts into partition files
+            files, parts = direct
+            cut = os.path.join(tmp, "p")
+            os.makedirs(cut)
+            scatter = [(NP.scatter_job, (run, parts, cut, j)) for j, run in enumerate(NP.slices(files, workers))]
         elif streamed:  # by table-key hash into partition files (auditor/batch/nightpass.py)
             found = NP.stream_night(store, night, tmp, HANDS_PER_PARTITION, split, stage)
-            calls = [(NP.partition_job, (hd, sd, night, out, i)) for i, (hd, sd) in enumerate(found)]
+            calls = [(NP.partition_job, (hd, sd, night, out, i, locate)) for i, (hd, sd) in enumerate(found)]
         else:
-            calls = [(_whole_night, (store, night, out))]
+            calls = [(_whole_night, (store, night, out, locate))]
         spilled: list[tuple[str | None, str | None]] = []
         failed: list[BaseException] = []
 
         def check() -> None:
             try:
+                if scatter:  # then partition p is the files of every scatter job, in order
+                    wrote = list(_results(ex, scatter, len(scatter), err))
+                    for i in range(parts):
+                        mine = [NP.scattered(cut, i, j) for j, got in enumerate(wrote) if i in got]
+                        if mine:
+                            hs, ss = [h for h, _s in mine], [s for _h, s in mine]
+                            calls.append((NP.partition_job, (hs, ss, night, out, i, locate)))
                 spilled.extend(r for r in _results(ex, calls, JOBS_PER_WORKER * workers, err) if r is not None)
             except BaseException as e:  # raised again in this thread
                 failed.append(e)
@@ -482,7 +509,10 @@ def run_night(
             p = NP.spill(d, os.path.join(out, f"dups-{b:06d}.parquet"), "path")
             if p is not None:
                 dups.append(p)
+        paths = None
         if checker is not None:
+            if not locate:  # where the rows will be located, read while the workers check
+                paths = NP.path_parts(store, night)
             checker.join()
         if failed:
             raise failed[0]
@@ -490,8 +520,12 @@ def run_night(
         tails = [t for _r, t in spilled if t is not None]
 
         def frames() -> Iterator[pl.DataFrame]:
-            parts = NP.path_parts(store, night) if rows else None
-            for where, got in NP.in_ranges(rows, "path"):
+            if locate:  # store rows already: merged in their order
+                for _where, got in NP.in_ranges(rows, "_o0"):
+                    got = got.sort(NP.ORDER_KEYS, nulls_last=True, maintain_order=True).drop(NP.ORDER_KEYS)
+                    yield from (got.slice(i, ROWS_PER_FRAME) for i in range(0, got.height, ROWS_PER_FRAME))
+            parts = (paths if paths is not None else NP.path_parts(store, night)) if rows and not locate else None
+            for where, got in NP.in_ranges(rows if not locate else [], "path"):
                 cont = _located(store, night, _merge([got]), where, parts)
                 step = ROWS_PER_FRAME if workers <= 1 else max(1, min(ROWS_PER_FRAME, -(-cont.height // workers)))
                 slices = [(findings_frame, (cont.slice(i, step),)) for i in range(0, cont.height, step)]
@@ -510,10 +544,12 @@ def run_night(
             if not yielded:
                 yield S.frame([], S.FINDINGS)
 
+        # the night's last hands of each table, read by the nights after it: merged on a worker while
+        # this process writes the findings (issue 16: the merge's serial part)
+        merged = _Job(ex, NP.write_tails, store, night, None, None, tails, err=err)
         path = os.path.join(S.night_dir(store, "crosshand", night), "crosshand.parquet")
         by_code = NP.write_findings(store, path, frames())
-        # the night's last hands of each table, read by the nights after it
-        NP.write_tails(store, night, None, None, tails if streamed else None)
+        merged.result()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return by_code

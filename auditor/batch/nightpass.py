@@ -17,6 +17,18 @@ partition, not of the night.
   each partition (its files' segments, in order) is checked alone.  The partitions are exactly
   those of :func:`auditor.batch.crosshand.split_flat` (same hash, same order), so the rows are the
   same.
+* **Staged nights** (:func:`staged_night`, issue 16): with a local pool the workers stage each
+  hands part as they write it (:func:`stage_part`); a night of as many partitions as workers is
+  checked by jobs that each read every staged file and keep their own hands
+  (:func:`staged_partition_job`); a larger one (its partitions a multiple of the workers) is first
+  cut by one :func:`scatter_job` a worker, each over a run of consecutive staged files
+  (:func:`slices`) read a few files a scan, into partition files of its own, so each staged file
+  is read once, by one worker; partition ``p`` is then the files of every scatter job, in order.
+* **Rows located by their partition** (:func:`located_rows`): when no file of the night repeats a
+  hand id (:func:`located_here`, from the manifest's ``by_code``), a (site, hand id, path) is one
+  hand of the night, in one partition, so each job locates its own rows and makes them store rows
+  with the keys of their order, and the batch process only merges them; otherwise it locates the
+  rows through the night's hands (:func:`auditor.batch.crosshand._located`).
 * **Duplicate ids by bucket** (:func:`night_duplicates`): the night's (site, hand id) pairs go to
   B buckets by a hash of the pair; the store's hands are cut once into one file per bucket
   (:func:`_bucket_files`), each bucket's ids are matched against the store's hands of the same
@@ -31,7 +43,11 @@ partition, not of the night.
   and reads them back range by range, sorts each range as the whole night's rows would be sorted,
   and writes it on: one range in memory, whatever the night's size, and each row read once.
 
-Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.
+Temporary files live in ``STORE/crosshand-<random>/`` and are removed when the pass ends.  The
+store's manifest is read once a pass while its files stay the same (:func:`_manifest`).  What fits
+in one range is not spilled twice: one bucket of ids is read straight from the store, spilled rows
+of at most :data:`ROWS_PER_RANGE` come back in one read, and findings of at most that many rows are
+written as they are (:func:`write_frames`).
 """
 
 from __future__ import annotations
@@ -65,8 +81,28 @@ def _digest(entries: pl.DataFrame) -> str:
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
 
 
+_MANIFEST_COLS = ["file_key", "audit_id", "status", "hand_parts", "seat_parts", "by_code"]
+_manifests: dict[str, tuple[tuple[tuple[str, int, int, int], ...], pl.DataFrame]] = {}
+
+
+def _manifest(store: str) -> pl.DataFrame:
+    """The store's ``files`` table (:func:`auditor.batch.store.load_manifest`, the columns the pass
+    reads), loaded once while its files stay the same (path, inode, size, modification time): the
+    night pass reads it several times (issue 16: ~5-10 ms each)."""
+    try:
+        sig = tuple((f, st.st_ino, st.st_size, st.st_mtime_ns) for f in S.manifest_files(store) for st in [os.stat(f)])
+    except OSError:  # a file replaced while listed: read it without the cache
+        return S.load_manifest(store, _MANIFEST_COLS)
+    got = _manifests.get(store)
+    if got is None or got[0] != sig:
+        got = (sig, S.load_manifest(store, _MANIFEST_COLS))
+        _manifests.clear()  # the last store only
+        _manifests[store] = got
+    return got[1]
+
+
 def _live(store: str) -> pl.DataFrame:
-    m = S.load_manifest(store, ["file_key", "audit_id", "status"])
+    m = _manifest(store).select("file_key", "audit_id", "status", S.NIGHT)
     return m.filter(pl.col("status") == "ok")
 
 
@@ -154,17 +190,34 @@ def tails(store: str, night: str) -> pl.DataFrame:
 
 def write_frames(store: str, path: str, frames: Iterable[pl.DataFrame], schema: dict[str, pl.DataType]) -> None:
     """Write ``frames`` (rows of ``schema``) in order as one Parquet file at ``path`` (through a
-    temporary name and a rename), holding one frame at a time: each is spilled to a file first, then
-    all are streamed into ``path`` (an empty frame of ``schema`` when there is none)."""
+    temporary name and a rename), holding at most :data:`ROWS_PER_RANGE` rows and one frame: frames
+    are gathered up to that many rows, each batch spilled to a file, then all are streamed into
+    ``path`` (an empty frame of ``schema`` when there is none).  Rows that fit in one batch are
+    written as they are (issue 16: not spilled and read back)."""
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        names = []
-        for i, f in enumerate(frames):
-            names.append(os.path.join(tmp, f"{i:06d}.parquet"))
-            f.write_parquet(names[-1])
-        if len(names) <= 1:
-            S.write_atomic(pl.read_parquet(names[0]) if names else pl.DataFrame(schema=schema), path)
+        names: list[str] = []
+        held: list[pl.DataFrame] = []
+        rows = 0
+
+        def spill() -> None:
+            names.append(os.path.join(tmp, f"{len(names):06d}.parquet"))
+            pl.concat(held).write_parquet(names[-1])
+            held.clear()
+
+        for f in frames:
+            if not f.height:  # (nothing to write: the schema is ``schema``)
+                continue
+            if held and rows + f.height > ROWS_PER_RANGE:
+                spill()
+                rows = 0
+            held.append(f)
+            rows += f.height
+        if not names:
+            S.write_atomic(pl.concat(held) if held else pl.DataFrame(schema=schema), path)
         else:
+            if held:
+                spill()
             part = os.path.join(tmp, "all.parquet")
             # row groups of a range's size: the sink holds about one (issue 16: by default it held
             # more, growing with the number of files)
@@ -199,7 +252,7 @@ def _night_parts(store: str, day: date) -> list[tuple[str, str | None]]:
     """The night's committed ``hands`` parts (in the order a scan of the table reads them) with
     their paired ``seats`` part (None for an older store's part).  A part that is not there (removed
     as unreadable while the workers ran: ``store.scan`` does not see it either) is left out."""
-    rows = S.load_manifest(store, ["file_key", "audit_id", "status", "hand_parts", "seat_parts"])
+    rows = _manifest(store)
     rows = rows.filter((pl.col(S.NIGHT) == day) & (pl.col("status") == "ok"))
     out = []
     for key, aid, hp, sp in rows.select("file_key", "audit_id", "hand_parts", "seat_parts").iter_rows():
@@ -415,25 +468,23 @@ def stream_night(
     return [files(i) for i in sorted(seen)]
 
 
-#: A streamed night of at most this many partitions is not written into partition files when its
-#: parts were staged: each partition's job reads every staged file and keeps its own hands
-#: (:func:`staged_night`, :func:`staged_partition_job`); more partitions are streamed first.
-DIRECT_PARTS = 8
-
-
 def staged_night(
     store: str, night: str, tmp: str, per_part: int, min_parts: int, stage: str
 ) -> tuple[list[tuple[str, str]], int] | None:
     """The night as staged files in :func:`stream_night`'s order (its parts, then the earlier
-    nights' tails) and the number of partitions, for :func:`staged_partition_job`; parts the workers
-    did not stage (files of an earlier run of the night) and the tails are staged into ``tmp`` now.
-    None when the night needs more than :data:`DIRECT_PARTS` partitions (:func:`stream_night`)."""
+    nights' tails) and the number of partitions (at least ``min_parts``, the workers, and a multiple
+    of it: each worker checks as many), for :func:`staged_partition_job` (as many partitions as
+    workers: each job reads every staged file and keeps its own hands) or :func:`scatter_job` then
+    :func:`partition_job` (more: each staged file is read once).  Parts the workers did not stage
+    (files of an earlier run of the night) and the tails are staged into ``tmp`` now.  None when
+    the night has no hand."""
     day = date.fromisoformat(night)
     before = tails(store, night)
     total = _count(store, night) + before.height
-    parts = max(-(-total // per_part), min_parts)
-    if not total or parts > DIRECT_PARTS:
+    if not total:
         return None
+    parts = max(-(-total // per_part), min_parts)
+    parts = -(-parts // min_parts) * min_parts
     out: list[tuple[str, str]] = []
     for hp, sp in _night_parts(store, day):
         staged = _staged(stage, hp)
@@ -455,11 +506,12 @@ def staged_night(
 
 
 def staged_partition_job(
-    files: list[tuple[str, str]], parts: int, i: int, night: str, out: str | None = None
+    files: list[tuple[str, str]], parts: int, i: int, night: str, out: str | None = None, locate: bool = False
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled | None:
     """:func:`partition_job` of partition ``i`` of ``parts``, read from the staged ``files``
     (:func:`staged_night`): its hands and seats in the files' order; None when it has no hand.
-    With ``out``, its results are spilled there (:func:`spill_result`) and their paths returned."""
+    With ``out``, its results are spilled there (:func:`spill_result`) and their paths returned;
+    with ``locate``, its rows as store rows (:func:`located_rows`)."""
     from auditor.batch.crosshand import _check_frame
 
     mine = pl.col("_h") % parts == i
@@ -470,13 +522,95 @@ def staged_partition_job(
     hands = hands.select(list(_HANDS_LOC)).cast(_HANDS_LOC)  # type: ignore[arg-type]
     seats = seats.select(list(C.SEAT_FIELDS)).cast(C.SEAT_FIELDS)  # type: ignore[arg-type]
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
-    tails = _partition_tails(hands, seats, date.fromisoformat(night))
+    day = date.fromisoformat(night)
+    tails = _partition_tails(hands, seats, day)
+    if locate:
+        checked = located_rows(checked, hands, day)
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _read(path: str, schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    """A partition file of :func:`stream_night` (its segments in order) as a frame of ``schema``."""
-    frames = [f.select(list(schema)).cast(schema) for f in _segments(path)]  # type: ignore[arg-type]
+def scatter_job(files: list[tuple[str, str]], parts: int, out: str, j: int) -> list[int]:
+    """Cut the staged ``files`` (a run of consecutive files of :func:`staged_night`'s list) by
+    partition (``_h % parts``, as :func:`stream_night` cuts them) into this job's own partition
+    files ``out/h-<p>-<j>.arrows`` and ``out/s-<p>-<j>.arrows``, buffered up to :data:`CHUNK_BYTES`
+    and appended segment by segment (:func:`_append`); returns the partitions it wrote.  A job of
+    :func:`auditor.batch.crosshand.run_night` on a pool worker, one for each worker, so that a night
+    of more partitions than workers reads each staged file once, not once per partition (issue 16):
+    partition ``p`` is then the files ``h-<p>-<j>`` of every job ``j`` in order (:func:`scattered`)."""
+    buf_h: list[pl.DataFrame] = []
+    buf_s: list[pl.DataFrame] = []
+    seen: set[int] = set()
+
+    def flush() -> None:
+        if not buf_h:
+            return
+        h, sv = pl.concat(buf_h), pl.concat(buf_s)
+        buf_h.clear()
+        buf_s.clear()
+        ss = sv.partition_by("_p", as_dict=True, include_key=False, maintain_order=True)
+        for (i,), df in h.partition_by("_p", as_dict=True, include_key=False, maintain_order=True).items():
+            hp, sp = scattered(out, int(i), j)
+            _append(hp, df)
+            if (i,) in ss:
+                _append(sp, ss[(i,)])
+            seen.add(int(i))
+
+    held = 0
+    p = (pl.col("_h") % parts).cast(pl.Int64).alias("_p")
+    for group in _groups(files, SCAN_BYTES):  # a few files a scan (issue 16: a scan a file cost ~1 ms each)
+        buf_h.append(pl.scan_parquet([h for h, _s in group]).with_columns(p).drop("_h").collect())
+        buf_s.append(pl.scan_parquet([s for _h, s in group]).with_columns(p).drop("_h").collect())
+        held += int(buf_h[-1].estimated_size() + buf_s[-1].estimated_size())
+        if held >= CHUNK_BYTES:
+            flush()
+            held = 0
+    flush()
+    return sorted(seen)
+
+
+#: Bytes on disk of the staged files :func:`scatter_job` reads in one scan (about 1,000 hands are
+#: ~0.1 MB staged, ~1 MB in memory: a scan holds a few MB).
+SCAN_BYTES = 2**20
+
+
+def _groups(files: list[tuple[str, str]], limit: int) -> Iterator[list[tuple[str, str]]]:
+    """``files`` in runs of consecutive files of at most ``limit`` bytes on disk (at least one file)."""
+    run: list[tuple[str, str]] = []
+    size = 0
+    for h, s in files:
+        b = os.path.getsize(h) + os.path.getsize(s)
+        if run and size + b > limit:
+            yield run
+            run, size = [], 0
+        run.append((h, s))
+        size += b
+    if run:
+        yield run
+
+
+def scattered(out: str, i: int, j: int) -> tuple[str, str]:
+    """The hands and seats files of partition ``i`` written by :func:`scatter_job` ``j``."""
+    return os.path.join(out, f"h-{i:06d}-{j:03d}.arrows"), os.path.join(out, f"s-{i:06d}-{j:03d}.arrows")
+
+
+def slices(files: list[tuple[str, str]], n: int) -> list[list[tuple[str, str]]]:
+    """``files`` cut into at most ``n`` runs of consecutive files of about the same size on disk
+    (one :func:`scatter_job` each); none empty."""
+    size = [os.path.getsize(h) + os.path.getsize(s) for h, s in files]
+    total = sum(size) or 1
+    out: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    at = 0
+    for f, b in zip(files, size, strict=True):
+        out[min(n - 1, (2 * at + b) * n // (2 * total))].append(f)  # by the file's middle
+        at += b
+    return [x for x in out if x]
+
+
+def _read(paths: str | list[str], schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    """A partition's files of :func:`stream_night` or :func:`scatter_job` (their segments in order)
+    as a frame of ``schema``."""
+    names = [paths] if isinstance(paths, str) else paths
+    frames = [f.select(list(schema)).cast(schema) for p in names for f in _segments(p)]  # type: ignore[arg-type]
     return pl.concat(frames) if frames else pl.DataFrame(schema=schema)
 
 
@@ -485,14 +619,20 @@ _HANDS_LOC: dict[str, pl.DataType] = {**C.FLAT, **{c: S.HANDS[c] for c in _LOC i
 
 def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.DataFrame:
     """The last two hands of each table of ``day`` among a partition's hands (flat, with their
-    location), their seats nested: this partition's share of the night's tails file."""
-    sf = C.link_seats(hands, seats)
+    location), their seats nested: this partition's share of the night's tails file.  The last two
+    are found on the flat hands and only their seats are nested (issue 16: not every hand's); a hand
+    without a seat row has no seats, as when the seats are nested first."""
+    n = pl.col(C.N_SEATS)
+    h = hands.with_row_index("_in").filter(pl.col(S.NIGHT) == day).with_columns(pl.when(n > 0).then(n).alias(C.N_SEATS))
+    # C.order's rows and order, the last two of each table kept before the hands' columns are joined
+    base, keys = C._keys(h.lazy())
+    two = keys.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1)
+    last = two.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r").collect()
+    sf = C.link_seats(hands, seats).filter(pl.col("_in").is_in(last["_in"].implode()))
     nested = sf.group_by("_in", maintain_order=True).agg(pl.struct(list(C.SEAT_FIELDS)).alias("seats"))
-    h = hands.with_row_index("_in").join(nested.with_columns(pl.col("_in").cast(pl.get_index_type())), on="_in",
-                                         how="left", maintain_order="left")  # fmt: skip
-    h = h.filter(pl.col(S.NIGHT) == day).drop("_in")
-    out = _last_two(h.with_columns(pl.lit(None, pl.Int32).alias(C.N_SEATS)).lazy()).collect()
-    return out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)))
+    out = last.join(nested, on="_in", how="left", maintain_order="left")
+    out = out.with_columns(pl.col("seats").cast(pl.List(C.SEAT)), pl.lit(None, pl.Int32).alias(C.N_SEATS))
+    return out.select(*C.INPUT, C.N_SEATS, *_LOC)
 
 
 def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.DataFrame] | None = None) -> pl.DataFrame:
@@ -513,23 +653,68 @@ def check_streamed(store: str, night: str, per_part: int, tails_out: list[pl.Dat
 
 
 def partition_job(
-    hands_file: str, seats_file: str, night: str, out: str | None = None, i: int = 0
+    hands_file: str | list[str],
+    seats_file: str | list[str],
+    night: str,
+    out: str | None = None,
+    i: int = 0,
+    locate: bool = False,
 ) -> tuple[pl.DataFrame, pl.DataFrame] | Spilled:
-    """One partition of a streamed night (:func:`stream_night`'s two files), checked alone: its
+    """One partition of a streamed night (:func:`stream_night`'s two files, or the files of every
+    :func:`scatter_job`, in order), checked alone: its
     :func:`auditor.continuity.check` rows and its share of the night's table tails.  A job of
     :func:`auditor.batch.crosshand.run_night`, run on a pool worker when there is a pool, which
     spills the results to ``out`` (:func:`spill_result`, as partition ``i``) and returns their
-    paths: the batch process then merges them range by range, and a Dask worker keeps no result."""
-    checked, tails = _checked(hands_file, seats_file, night)
+    paths: the batch process then merges them range by range, and a Dask worker keeps no result.
+    With ``locate``, its rows as store rows (:func:`located_rows`)."""
+    checked, tails = _checked(hands_file, seats_file, night, locate)
     return (checked, tails) if out is None else spill_result(out, i, checked, tails)
 
 
-def _checked(hands_file: str, seats_file: str, night: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _checked(
+    hands_file: str | list[str], seats_file: str | list[str], night: str, locate: bool = False
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     from auditor.batch.crosshand import _check_frame
 
     hands, seats = _read(hands_file, _HANDS_LOC), _read(seats_file, C.SEAT_FIELDS)
     checked = _check_frame((hands.select(list(C.FLAT)), seats))
-    return checked, _partition_tails(hands, seats, date.fromisoformat(night))
+    day = date.fromisoformat(night)
+    return located_rows(checked, hands, day) if locate else checked, _partition_tails(hands, seats, day)
+
+
+#: The order of the night's located continuity rows (:func:`auditor.batch.crosshand._located`),
+#: carried by :func:`located_rows` as ``_o0`` ... for the merge.
+LOCATED_ORDER = ["path", "line", "code", "player", "reason", "file_key", "hand_no"]
+ORDER_KEYS = [f"_o{i}" for i in range(len(LOCATED_ORDER))]
+
+
+def located_here(store: str, night: str) -> bool:
+    """Whether each partition's job can locate its continuity rows among its own hands
+    (:func:`located_rows`): no file of the night has a hand id twice (no H001 or H005 of its own
+    audit in the manifest's ``by_code``), so a (site, hand id, path) is one hand of the night, in
+    one partition, and the rows are those the batch process would locate through the whole night."""
+    day = date.fromisoformat(night)
+    m = _manifest(store).filter((pl.col(S.NIGHT) == day) & (pl.col("status") == "ok"))
+    codes = m["by_code"]
+    return codes.null_count() == 0 and not codes.str.contains('"H00[15]"').any()
+
+
+def located_rows(rows: pl.DataFrame, hands: pl.DataFrame, day: date) -> pl.DataFrame:
+    """A partition's continuity rows ``rows`` located among its own hands of ``day`` (``hands``,
+    flat with their location) as :func:`auditor.batch.crosshand._located` locates them through the
+    night's hands, as store ``findings`` rows (:func:`auditor.batch.crosshand.findings_frame`), with
+    the keys of their order (:data:`ORDER_KEYS`) for the batch process's merge.  Only when
+    :func:`located_here` (else a row's hand id could name a hand of another partition too).
+    Issue 16: the batch process then only merges rows, it does not locate and convert them."""
+    from auditor.batch.crosshand import _merge, findings_frame
+
+    on = ["site", "hand_id", "path"]
+    mine = hands.filter(pl.col(S.NIGHT) == day).select(*on, "file_key", "audit_id", "hand_no")
+    loc = mine.join(rows.select(on).unique(), on=on, how="semi")
+    df = _merge([rows]).join(loc, on=on, how="inner").sort(LOCATED_ORDER, nulls_last=True, maintain_order=True)
+    df = df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
+    keys = df.select(pl.col(c).alias(k) for c, k in zip(LOCATED_ORDER, ORDER_KEYS, strict=True))
+    return pl.concat([findings_frame(df), keys], how="horizontal")
 
 
 # -------------------------------------------------------------------- results spilled and merged
@@ -590,6 +775,9 @@ def in_ranges(files: list[str], by: str, limit: int | None = None) -> Iterator[t
     limit = ROWS_PER_RANGE if limit is None else limit
     if not files:
         return
+    if pl.scan_parquet(files).select(pl.len()).collect().item() <= limit:  # one range (from the footers)
+        yield pl.lit(True), pl.scan_parquet(files).collect()
+        return
     at, cuts = _cut(files, by, limit)
     if len(cuts) <= 1:
         for e in cuts:
@@ -632,13 +820,18 @@ Spilled = tuple[str | None, str | None]
 
 def spill_result(out: str, i: int, rows: pl.DataFrame, tails: pl.DataFrame | None) -> Spilled:
     """A partition's continuity rows and table tails written to ``out`` (``rows-<i>``, ordered by
-    path; ``tails-<i>``, ordered by file key) for the batch process to merge range by range."""
-    r = spill(rows, os.path.join(out, f"rows-{i:06d}.parquet"), "path")
+    path, or by ``_o0`` when they were located, :func:`located_rows`; ``tails-<i>``, ordered by
+    file key) for the batch process to merge range by range."""
+    r = spill(rows, os.path.join(out, f"rows-{i:06d}.parquet"), "_o0" if "_o0" in rows.columns else "path")
     t = spill(tails, os.path.join(out, f"tails-{i:06d}.parquet"), "file_key") if tails is not None else None
     return r, t
 
 
 # ---------------------------------------------------------------------------- duplicate ids
+
+
+#: The columns of the store's hands that :func:`duplicate_buckets` reads.
+_ID_COLS = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
 
 
 def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[int, dict[str, pl.DataType]]:
@@ -651,9 +844,8 @@ def _bucket_files(store: str, night: str, per_bucket: int, tmp: str) -> tuple[in
     is read back :data:`ROWS_PER_RANGE` rows at a time and appended, bucket by bucket, to the buckets'
     files (:func:`_append`)."""
     day = date.fromisoformat(night)
-    cols = ["site", "hand_id", "path", "first_line", "fingerprint", "table", *_LOC]
     one = os.path.join(tmp, "ids.parquet")
-    S.scan(store, "hands").select(cols).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
+    S.scan(store, "hands").select(_ID_COLS).filter(pl.col("fingerprint").is_not_null()).sink_parquet(
         one, compression="lz4", row_group_size=ROWS_PER_RANGE, maintain_order=False
     )
     ids = pl.scan_parquet(one)
@@ -678,14 +870,22 @@ def duplicate_buckets(store: str, night: str, per_bucket: int | None = None) -> 
     g = ["site", "hand_id"]
     own = S.scan(store, "findings").filter(pl.col("code").is_in(["H001", "H005"])).select("file_key", "hand_no")
     own_df = own.unique().collect()
+    per_bucket = IDS_PER_BUCKET if per_bucket is None else per_bucket
+    ids = S.scan(store, "hands").select(_ID_COLS).filter(pl.col("fingerprint").is_not_null())
+    one = ids.filter(pl.col(S.NIGHT) == day).select(pl.len()).collect().item() <= per_bucket
     tmp = tempfile.mkdtemp(prefix="crosshand-", dir=store)
     try:
-        buckets, schema = _bucket_files(store, night, IDS_PER_BUCKET if per_bucket is None else per_bucket, tmp)
+        # one bucket: the store's ids read straight into it (issue 16: cutting them into a bucket file
+        # first held as much, and cost a sink, a read and a write of every id)
+        buckets, schema = (1, {}) if one else _bucket_files(store, night, per_bucket, tmp)
         for b in range(buckets):
-            name = os.path.join(tmp, f"{b:06d}.arrows")
-            got = _segments(name)
-            S.remove_quietly(name)
-            hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
+            if one:
+                hb = ids.collect()
+            else:
+                name = os.path.join(tmp, f"{b:06d}.arrows")
+                got = _segments(name)
+                S.remove_quietly(name)
+                hb = pl.concat(got, how="vertical_relaxed") if got else pl.DataFrame(schema=schema)
             mine = hb.filter(pl.col(S.NIGHT) == day).select(g).unique()
             # only ids in more than one file can give a row
             many = (
