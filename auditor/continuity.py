@@ -126,7 +126,7 @@ def has_seats(columns: Iterable[str]) -> pl.Expr:
     return pl.any_horizontal(parts) if parts else pl.lit(False)
 
 
-def _keys(hands: pl.LazyFrame, has: pl.Expr | None = None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def table_keys(hands: pl.LazyFrame, has: pl.Expr | None = None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """The chainable hands (with a row number ``_r`` and the table key ``tkey``, a hash of site,
     tournament and table) and, sorted, their ``_r``, ``tkey`` and place ``k`` in their table's order
     (by start time, then hand number); a repeated hand id of a table keeps its first place.
@@ -149,8 +149,8 @@ def _keys(hands: pl.LazyFrame, has: pl.Expr | None = None) -> tuple[pl.LazyFrame
 
 
 def order(hands: pl.LazyFrame) -> pl.LazyFrame:
-    """The chainable hands with ``tkey`` and ``k`` (see :func:`_keys`), sorted by table and ``k``."""
-    base, keys = _keys(hands)
+    """The chainable hands with ``tkey`` and ``k`` (see :func:`table_keys`), sorted by table and ``k``."""
+    base, keys = table_keys(hands)
     return keys.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r")
 
 
@@ -409,7 +409,7 @@ def _span_sums(
 
 
 def _id_number(ids: pl.Series) -> tuple[pl.Series, bool]:
-    """The hand number of :func:`_keys` (the last digits of the id, at most 18), without the regular
+    """The hand number of :func:`table_keys` (the last digits of the id, at most 18), without the regular
     expression for the ids that are plain numbers of at most 18 digits (the value is the same); and
     whether every id is such a number."""
     no = ids.cast(pl.Int64, strict=False)
@@ -423,7 +423,7 @@ def _id_number(ids: pl.Series) -> tuple[pl.Series, bool]:
 
 
 def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
-    """What ``_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands;
+    """What ``table_keys(...)[1]`` gives (``_r``, ``tkey``, ``k``), from the collected chainable hands;
     and whether every hand id is a plain number (:func:`_id_number`).
 
     A store's hands usually come table by table in time order: then no sort is needed (the tables'
@@ -456,7 +456,7 @@ def _table_order(base: pl.DataFrame) -> tuple[pl.DataFrame, bool]:
 
 def _check(df: pl.DataFrame, sf: pl.DataFrame, max_gap: timedelta, across: bool = True) -> pl.LazyFrame:
     """:func:`check` on the hands ``df`` and their seats ``sf`` (see :func:`flat_input`)."""
-    # the chainable hands (as :func:`_keys`; no copy when all are)
+    # the chainable hands (as :func:`table_keys`; no copy when all are)
     keep = ~pl.col("cancelled").fill_null(False) & ~pl.col("pool").fill_null(False) & pl.col("table").is_not_null()
     base = df.with_row_index("_in")
     if not df.select((keep & pl.col("_has")).all()).item():

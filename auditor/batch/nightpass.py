@@ -625,7 +625,7 @@ def _partition_tails(hands: pl.DataFrame, seats: pl.DataFrame, day: date) -> pl.
     n = pl.col(C.N_SEATS)
     h = hands.with_row_index("_in").filter(pl.col(S.NIGHT) == day).with_columns(pl.when(n > 0).then(n).alias(C.N_SEATS))
     # C.order's rows and order, the last two of each table kept before the hands' columns are joined
-    base, keys = C._keys(h.lazy())
+    base, keys = C.table_keys(h.lazy())
     two = keys.filter(pl.col("k") >= pl.col("k").max().over("tkey") - 1)
     last = two.join(base.drop("tkey"), on="_r", how="inner", maintain_order="left").drop("_r").collect()
     sf = C.link_seats(hands, seats).filter(pl.col("_in").is_in(last["_in"].implode()))
