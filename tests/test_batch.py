@@ -708,3 +708,33 @@ def test_pool_workers_run_polars_on_one_thread_unless_the_user_chose(
         assert pool.pool.submit(pl.thread_pool_size).result() == 3
     finally:
         pool.close()
+
+
+def test_a_run_says_when_one_file_keeps_the_workers_from_sharing_the_work(tmp_path: Path) -> None:
+    """A file is one worker's: a run whose files to audit cannot keep its workers busy says so at the
+    start (log and bar modes, not --quiet), counting only the files not audited before."""
+    from auditor.batch.engines import run_serial
+    from auditor.batch.runner import parallel_bound
+
+    src = tmp_path / "in"
+    write_file(src / "big.txt", [800_000_000_000 + i for i in range(30)])
+    write_file(src / "small.txt", [800_000_001_000])
+
+    def run(mode: str, store: str = "s") -> str:
+        err = io.StringIO()
+        opts = Options([str(src)], str(tmp_path / store), workers=2, night=NIGHT1, progress=mode, fail_on=None)
+        assert run_batch(opts, io.StringIO(), err, runner=run_serial) == 0
+        return err.getvalue()
+
+    first = run("log")
+    assert "a file is audited by one worker, so 2 workers can finish at most 1.0x sooner than one" in first
+    assert re.search(r"the largest file to audit is [\d.]+ MB of [\d.]+ MB", first)
+    assert "one worker" not in run("log")  # both files unchanged: skipped, nothing to share
+    assert "one worker" not in run("none", "s2")  # --quiet
+    write_file(src / "big.txt", [800_000_002_000])  # two files of one size, to a new store
+    assert "one worker" not in run("log", "s3")
+
+    assert parallel_bound([10, 10], 2) == 2.0
+    assert parallel_bound([30, 10], 2) == 40 / 30
+    assert parallel_bound([30, 10, 10, 10], 4) == 2.0
+    assert parallel_bound([], 2) == parallel_bound([5], 1) == parallel_bound([0, 0], 2) == 1.0

@@ -88,6 +88,12 @@ class Progress:
         elif self.mode == "bar":
             self._draw()
 
+    def note(self, text: str) -> None:
+        """A line worth reading but not an error (e.g. how far the workers can share the files):
+        printed above the bar or as a log line, not in ``none`` mode."""
+        if self.mode != "none":
+            self.message(text)
+
     def update(self, res: FileResult) -> None:
         """Count a finished file, redraw or log when it is time."""
         self.done += 1

@@ -259,6 +259,20 @@ def _mark_interrupted(store: str, mine: str) -> None:
         _write_run(store, night, row)
 
 
+#: Below this share of the workers, :func:`parallel_bound` is worth a note at the start of a run.
+SHARE_NOTE = 0.8
+
+
+def parallel_bound(sizes: Sequence[int], workers: int) -> float:
+    """At most how many times sooner ``workers`` workers can audit files of ``sizes`` bytes than one
+    worker, a file being one worker's and its time taken as proportional to its bytes: the total over
+    the larger of the largest file and an equal share (1.0 without bytes)."""
+    total = sum(sizes)
+    if total <= 0 or workers <= 1:
+        return 1.0
+    return total / max(max(sizes), total / workers)
+
+
 def summary_line(night: str, run_id: str, t: Tally, seconds: float) -> str:
     """The one-line summary printed at the end of a run."""
     codes = ", ".join(f"{c} {n}" for c, n in sorted(t.by_code.items()))
@@ -377,6 +391,17 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         f"{sum(s for _p, s in files) / 1e6:,.1f} MB, store {store}, engine {where}"
         + (cleaned if cleanup.removed_parts or bad_manifests else "")
     )
+    if opts.workers > 1:
+        # a file is one worker's (docs/batch.md): say so when the files to audit cannot keep the
+        # workers busy (files audited before may be skipped unchanged: only the others count)
+        fresh = [size for path, size in files if (was := known.get(S.file_key(path))) is None or was.status != "ok"]
+        bound = parallel_bound(fresh, opts.workers)
+        if fresh and bound < SHARE_NOTE * opts.workers:
+            progress.note(
+                f"hhaudit batch: the largest file to audit is {max(fresh) / 1e6:,.1f} MB of {sum(fresh) / 1e6:,.1f} MB;"
+                f" a file is audited by one worker, so {opts.workers} workers can finish at most {bound:.1f}x sooner"
+                " than one (exports in smaller files, e.g. per table or day, spread over the workers)"
+            )
     status = "complete"
     done: list[str] = []  # manifest files written in this run and not yet compacted
     seq = 0
