@@ -248,7 +248,7 @@ def _located(
     in (:func:`auditor.batch.nightpass.ranges`): only the hands of those paths are read; with
     ``parts`` (:func:`auditor.batch.nightpass.path_parts`), only the night's hands parts that hold
     those paths are opened (issue 16: a scan of the night opened every part for every range)."""
-    from auditor.batch.nightpass import path_parts_scan
+    from auditor.batch.nightpass import locate, path_parts_scan
 
     if df.is_empty():
         return df
@@ -262,13 +262,7 @@ def _located(
         .select("site", "hand_id", "path", "file_key", "audit_id", "hand_no")
         .join(df.select(on).unique().lazy(), on=on, how="semi").collect()
     )  # fmt: skip
-    # in a fixed order (issue 16: the same rows in the same order from one process or from a pool's
-    # partitions): a hand's rows by code, player and reason, and of a row found twice (a hand id
-    # twice in one file) the first hand
-    df = df.join(loc, on=on, how="inner").sort(
-        ["path", "line", "code", "player", "reason", "file_key", "hand_no"], nulls_last=True, maintain_order=True
-    )
-    return df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
+    return locate(df, loc)  # in a fixed order, once each
 
 
 def _rows(df: pl.DataFrame) -> list[dict[str, Any]]:

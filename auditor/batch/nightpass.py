@@ -688,6 +688,16 @@ LOCATED_ORDER = ["path", "line", "code", "player", "reason", "file_key", "hand_n
 ORDER_KEYS = [f"_o{i}" for i in range(len(LOCATED_ORDER))]
 
 
+def locate(rows: pl.DataFrame, loc: pl.DataFrame) -> pl.DataFrame:
+    """Continuity ``rows`` with their hand's store location (``loc``: site, hand id and path to
+    ``file_key``, ``audit_id``, ``hand_no``), in :data:`LOCATED_ORDER` (the same rows in the same order
+    from one process or from a pool's partitions: a hand's rows by code, player and reason), once
+    each: of a row found twice (a hand id twice in one file), the first hand's."""
+    df = rows.join(loc, on=["site", "hand_id", "path"], how="inner").sort(LOCATED_ORDER, nulls_last=True,
+                                                                          maintain_order=True)  # fmt: skip
+    return df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
+
+
 def located_here(store: str, night: str) -> bool:
     """Whether each partition's job can locate its continuity rows among its own hands
     (:func:`located_rows`): no file of the night has a hand id twice (no H001 or H005 of its own
@@ -710,9 +720,7 @@ def located_rows(rows: pl.DataFrame, hands: pl.DataFrame, day: date) -> pl.DataF
 
     on = ["site", "hand_id", "path"]
     mine = hands.filter(pl.col(S.NIGHT) == day).select(*on, "file_key", "audit_id", "hand_no")
-    loc = mine.join(rows.select(on).unique(), on=on, how="semi")
-    df = _merge([rows]).join(loc, on=on, how="inner").sort(LOCATED_ORDER, nulls_last=True, maintain_order=True)
-    df = df.unique(["code", "path", "line", "player", "reason"], keep="first", maintain_order=True)
+    df = locate(_merge([rows]), mine.join(rows.select(on).unique(), on=on, how="semi"))
     keys = df.select(pl.col(c).alias(k) for c, k in zip(LOCATED_ORDER, ORDER_KEYS, strict=True))
     return pl.concat([findings_frame(df), keys], how="horizontal")
 

@@ -348,7 +348,8 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
         e = known[key]
         known[key] = S.Entry(e.night, key, e.audit_id, e.sha256, e.hhaudit_version, e.profile, "incomplete",
                              e.hand_parts, e.finding_parts, e.seat_parts)  # fmt: skip
-    listed = {S.file_key(p) for p, _size in files}
+    keys = {path: S.file_key(path) for path, _size in files}
+    listed = set(keys.values())
     others = [e for k, e in known.items() if k not in listed and e.status == "ok"]
     corrupt: list[str] = []
 
@@ -374,7 +375,7 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
 
     def tasks() -> Iterator[FileTask]:
         for path, _size in order:
-            key = S.file_key(path)
+            key = keys[path]
             yield FileTask(path, key, night, store, opts.rules, __version__, run_id, started,
                            opts.batch_size, known.get(key), pause, stage)  # fmt: skip
 
@@ -394,7 +395,7 @@ def _locked(opts: Options, store: str, night: str, runner: Runner, out: TextIO, 
     if opts.workers > 1:
         # a file is one worker's (docs/batch.md): say so when the files to audit cannot keep the
         # workers busy (files audited before may be skipped unchanged: only the others count)
-        fresh = [size for path, size in files if (was := known.get(S.file_key(path))) is None or was.status != "ok"]
+        fresh = [size for path, size in files if (was := known.get(keys[path])) is None or was.status != "ok"]
         bound = parallel_bound(fresh, opts.workers)
         if fresh and bound < SHARE_NOTE * opts.workers:
             progress.note(
